@@ -1,0 +1,18 @@
+import { createApp } from '@backstage/frontend-defaults';
+import catalogPlugin from '@backstage/plugin-catalog/alpha';
+import kubernetesPlugin from '@backstage/plugin-kubernetes/alpha';
+import orgPlugin from '@backstage/plugin-org/alpha';
+import userSettingsPlugin from '@backstage/plugin-user-settings/alpha';
+import infraredPlugin from '@internal/plugin-infrared/alpha';
+import { navModule } from './modules/nav';
+
+export default createApp({
+  features: [
+    catalogPlugin,
+    kubernetesPlugin,
+    orgPlugin,
+    userSettingsPlugin,
+    infraredPlugin,
+    navModule,
+  ],
+});

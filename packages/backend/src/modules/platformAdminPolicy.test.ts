@@ -1,0 +1,98 @@
+import { ConfigReader } from '@backstage/config';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import {
+  infraredClusterCreatePermission,
+  infraredClusterDeletePermission,
+  infraredClusterReadPermission,
+} from '@internal/plugin-infrared-common';
+import {
+  PlatformAdminPolicy,
+  readPlatformAdminPolicyOptions,
+} from './platformAdminPolicy';
+
+function userOf(userEntityRef: string, ownershipEntityRefs: string[]) {
+  return {
+    identity: {
+      type: 'user' as const,
+      userEntityRef,
+      ownershipEntityRefs,
+    },
+    info: { userEntityRef, ownershipEntityRefs },
+    token: 'token',
+    credentials: {} as any,
+  };
+}
+
+const admin = userOf('user:default/ada', [
+  'user:default/ada',
+  'group:default/platform-admins',
+]);
+const developer = userOf('user:default/bob', [
+  'user:default/bob',
+  'group:default/team-a',
+]);
+const guest = userOf('user:development/guest', ['user:development/guest']);
+
+describe('PlatformAdminPolicy', () => {
+  const policy = new PlatformAdminPolicy(
+    readPlatformAdminPolicyOptions(
+      new ConfigReader({ infrared: { platformAdmins: { allowGuest: true } } }),
+    ),
+  );
+
+  it.each([
+    ['admin creates', infraredClusterCreatePermission, admin, 'ALLOW'],
+    ['admin deletes', infraredClusterDeletePermission, admin, 'ALLOW'],
+    ['developer creates', infraredClusterCreatePermission, developer, 'DENY'],
+    ['developer deletes', infraredClusterDeletePermission, developer, 'DENY'],
+    ['developer reads', infraredClusterReadPermission, developer, 'ALLOW'],
+    ['local guest creates', infraredClusterCreatePermission, guest, 'ALLOW'],
+    ['nobody creates', infraredClusterCreatePermission, undefined, 'DENY'],
+  ])('%s -> %s', async (_name, permission, user, expected) => {
+    const decision = await policy.handle({ permission }, user);
+    expect(decision.result).toBe(AuthorizeResult[expected as 'ALLOW']);
+  });
+
+  it('allows permissions of other plugins', async () => {
+    const decision = await policy.handle(
+      {
+        permission: {
+          type: 'basic',
+          name: 'catalog.entity.create',
+          attributes: { action: 'create' },
+        },
+      },
+      developer,
+    );
+    expect(decision.result).toBe(AuthorizeResult.ALLOW);
+  });
+
+  it('does not treat the guest as an admin unless configured', async () => {
+    const strict = new PlatformAdminPolicy(
+      readPlatformAdminPolicyOptions(new ConfigReader({})),
+    );
+    const decision = await strict.handle(
+      { permission: infraredClusterCreatePermission },
+      guest,
+    );
+    expect(decision.result).toBe(AuthorizeResult.DENY);
+  });
+
+  it('takes the admin groups from config', async () => {
+    const custom = new PlatformAdminPolicy(
+      readPlatformAdminPolicyOptions(
+        new ConfigReader({
+          infrared: { platformAdmins: { groups: ['group:default/team-a'] } },
+        }),
+      ),
+    );
+    expect(
+      (await custom.handle({ permission: infraredClusterCreatePermission }, developer))
+        .result,
+    ).toBe(AuthorizeResult.ALLOW);
+    expect(
+      (await custom.handle({ permission: infraredClusterCreatePermission }, admin))
+        .result,
+    ).toBe(AuthorizeResult.DENY);
+  });
+});

@@ -1,0 +1,6 @@
+/**
+ * Backend plugin of Infrared clusters.
+ *
+ * @packageDocumentation
+ */
+export { infraredPlugin as default } from './plugin';

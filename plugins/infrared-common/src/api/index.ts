@@ -1,0 +1,4 @@
+export * from './request';
+export * from './validate';
+export * from './views';
+export * from './client';

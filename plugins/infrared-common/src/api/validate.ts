@@ -1,0 +1,71 @@
+import type { ZodIssue } from 'zod';
+import type { FieldError } from '../fieldErrors';
+import { inspectKubeconfig } from '../kubeconfig/inspect';
+import type { KubeconfigAccepted } from '../kubeconfig/types';
+import {
+  connectionProblem,
+  registerClusterFieldsSchema,
+  RegisterClusterRequest,
+} from './request';
+
+export type RegisterClusterValidation =
+  | {
+      value: RegisterClusterRequest;
+      /** The kubeconfig's inspection, for a kubeconfig request. */
+      kubeconfig?: KubeconfigAccepted;
+    }
+  | { errors: FieldError[] };
+
+const FIELDS =
+  'name, kubeconfig, inCluster, flavor, provider, region and server';
+
+function toFieldErrors(issue: ZodIssue): FieldError[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map(key => ({
+      field: key,
+      message: `unknown field "${key}": the request takes ${FIELDS}`,
+    }));
+  }
+  return [{ field: issue.path.join('.') || 'body', message: issue.message }];
+}
+
+/**
+ * Validates a POST /v1/clusters body: every field rule, the connection rule and the kubeconfig
+ * itself. The backend router and the register form both call this, so they refuse the same things
+ * with the same words. Reports every problem it finds, not only the first.
+ */
+export function validateRegisterClusterRequest(
+  body: unknown,
+): RegisterClusterValidation {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return {
+      errors: [
+        { field: 'body', message: 'the request body must be a JSON object' },
+      ],
+    };
+  }
+  const raw = body as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  const parsed = registerClusterFieldsSchema.safeParse(raw);
+  if (!parsed.success)
+    errors.push(...parsed.error.issues.flatMap(toFieldErrors));
+
+  const connection = connectionProblem(raw);
+  if (connection) errors.push({ field: 'kubeconfig', message: connection });
+
+  let kubeconfig: KubeconfigAccepted | undefined;
+  if (!connection && typeof raw.kubeconfig === 'string') {
+    const inspection = inspectKubeconfig(raw.kubeconfig, {
+      refuseInClusterServer: true,
+    });
+    if (inspection.ok) kubeconfig = inspection;
+    else errors.push(...inspection.errors);
+  }
+  if (errors.length || !parsed.success) return { errors };
+
+  const { inCluster, kubeconfig: text, ...rest } = parsed.data;
+  const value = (
+    inCluster ? { ...rest, inCluster: true } : { ...rest, kubeconfig: text }
+  ) as RegisterClusterRequest;
+  return kubeconfig ? { value, kubeconfig } : { value };
+}

@@ -1,0 +1,82 @@
+import type {
+  ClusterCondition,
+  ClusterFlavor,
+  ClusterProvider,
+  ClusterResource,
+  ClusterType,
+  PullRequestRef,
+} from '../clusters/types';
+
+/** How Infrared reaches a cluster. Never the kubeconfig itself. */
+export type ClusterConnectionKind = 'inCluster' | 'kubeconfig' | 'none';
+
+/** A cluster as the REST API returns it: no credential, ever. */
+export interface ClusterView {
+  name: string;
+  type: ClusterType;
+  flavor?: ClusterFlavor;
+  provider?: ClusterProvider;
+  region?: string;
+  server?: string;
+  connection: ClusterConnectionKind;
+  conditions: ClusterCondition[];
+  kubernetesVersion?: string;
+  nodes?: number;
+  argoSecret?: string;
+  argoServer?: string;
+  gitopsPath?: string;
+  pullRequest?: PullRequestRef;
+  createdAt: string;
+  /** Set for a child cluster the registrar found (from the Argo CD Secret it owns), not a Cluster. */
+  discovered?: { sourceNamespace: string };
+}
+
+/** Body of GET /v1/clusters. */
+export interface ClusterList {
+  items: ClusterView[];
+}
+
+/** Body of GET /health. */
+export interface HealthStatus {
+  status: string;
+}
+
+/** The view of a Cluster resource; picks fields one by one so no credential can leak through. */
+export function clusterView(resource: ClusterResource): ClusterView {
+  const { spec, status = {}, metadata } = resource;
+  const connection = spec.connection;
+  let connectionKind: ClusterConnectionKind = 'none';
+  if (connection?.inCluster) connectionKind = 'inCluster';
+  else if (connection?.kubeconfigSecretRef) connectionKind = 'kubeconfig';
+  const view: ClusterView = {
+    name: metadata.name,
+    type: spec.type,
+    connection: connectionKind,
+    conditions: (status.conditions ?? []).map(c => ({ ...c })),
+    createdAt: metadata.creationTimestamp ?? '',
+  };
+  const optional = {
+    flavor: spec.flavor,
+    provider: spec.provider,
+    region: spec.region,
+    server: spec.server,
+    kubernetesVersion: status.kubernetesVersion,
+    nodes: status.nodes,
+    argoSecret: status.argoSecret,
+    argoServer: status.argoServer,
+    gitopsPath: status.gitopsPath,
+    pullRequest: status.pullRequest && { ...status.pullRequest },
+  };
+  for (const [key, value] of Object.entries(optional)) {
+    if (value !== undefined && value !== '') (view as any)[key] = value;
+  }
+  return view;
+}
+
+/** The condition of a type, if the cluster has one. */
+export function findCondition(
+  view: Pick<ClusterView, 'conditions'>,
+  type: string,
+): ClusterCondition | undefined {
+  return view.conditions.find(c => c.type === type);
+}

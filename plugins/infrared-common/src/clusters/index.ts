@@ -1,0 +1,3 @@
+export * from './name';
+export * from './names';
+export * from './types';

@@ -1,0 +1,5 @@
+export * from './types';
+export { inspectKubeconfig } from './inspect';
+export { serializeArgoConfig } from './argoConfig';
+export { isInClusterServer } from './cluster';
+export { STORABLE_CREDENTIAL_REASON } from './user';

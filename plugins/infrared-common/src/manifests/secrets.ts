@@ -1,0 +1,114 @@
+import {
+  ARGOCD_NAMESPACE,
+  ARGOCD_SECRET_TYPE_LABEL,
+  argoSecretName,
+  INFRARED_GROUP,
+  INFRARED_NAMESPACE,
+  KUBECONFIG_SECRET_KEY,
+  kubeconfigSecretName,
+  MANAGED_BY_INFRARED,
+  MANAGED_BY_LABEL,
+} from '../clusters/names';
+import type { ObjectMeta, OwnerReference } from '../clusters/types';
+import { serializeArgoConfig } from '../kubeconfig/argoConfig';
+import type { ArgoClusterConfig } from '../kubeconfig/types';
+
+export interface SecretObject {
+  apiVersion: 'v1';
+  kind: 'Secret';
+  metadata: ObjectMeta;
+  type: string;
+  stringData?: Record<string, string>;
+  data?: Record<string, string>;
+}
+
+/** Label on the Secrets Infrared writes for a Cluster, naming it. */
+export const CLUSTER_NAME_LABEL = `${INFRARED_GROUP}/cluster`;
+
+export interface ArgoClusterSecretInput {
+  clusterName: string;
+  server: string;
+  argoConfig: ArgoClusterConfig;
+  /** Merged over the managed-by label; the Argo CD secret-type label always wins. */
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  /** Default `argocd`; the registrar's target namespace is configurable. */
+  namespace?: string;
+}
+
+/** The Argo CD cluster Secret `cluster-<name>` that lets Argo CD deploy to a cluster. */
+export function argoClusterSecret(input: ArgoClusterSecretInput): SecretObject {
+  const metadata: ObjectMeta = {
+    name: argoSecretName(input.clusterName),
+    namespace: input.namespace ?? ARGOCD_NAMESPACE,
+    labels: {
+      [MANAGED_BY_LABEL]: MANAGED_BY_INFRARED,
+      ...input.labels,
+      [ARGOCD_SECRET_TYPE_LABEL]: 'cluster',
+    },
+  };
+  if (input.annotations && Object.keys(input.annotations).length) {
+    metadata.annotations = { ...input.annotations };
+  }
+  if (input.ownerReferences?.length)
+    metadata.ownerReferences = input.ownerReferences;
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata,
+    type: 'Opaque',
+    stringData: {
+      name: input.clusterName,
+      server: trimServer(input.server),
+      config: serializeArgoConfig(input.argoConfig),
+    },
+  };
+}
+
+/** Argo CD keys clusters by the server with trailing slashes trimmed; store it that way too. */
+export function trimServer(server: string): string {
+  return server.trim().replace(/\/+$/, '');
+}
+
+export interface KubeconfigSecretInput {
+  clusterName: string;
+  kubeconfig: string;
+  ownerReferences?: OwnerReference[];
+}
+
+/** The Secret `cluster-<name>-kubeconfig` in namespace `infrared` (key `kubeconfig`). */
+export function kubeconfigSecret(input: KubeconfigSecretInput): SecretObject {
+  const metadata: ObjectMeta = {
+    name: kubeconfigSecretName(input.clusterName),
+    namespace: INFRARED_NAMESPACE,
+    labels: {
+      [MANAGED_BY_LABEL]: MANAGED_BY_INFRARED,
+      [CLUSTER_NAME_LABEL]: input.clusterName,
+    },
+  };
+  if (input.ownerReferences?.length)
+    metadata.ownerReferences = input.ownerReferences;
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata,
+    type: 'Opaque',
+    stringData: { [KUBECONFIG_SECRET_KEY]: input.kubeconfig },
+  };
+}
+
+/**
+ * Decodes a Secret read back from the API server (base64 `data`) into strings, with
+ * `stringData` (only present on objects not yet written) taking precedence as the API server does.
+ */
+export function secretStrings(
+  secret: Pick<SecretObject, 'data' | 'stringData'>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(secret.data ?? {})) {
+    const bytes = Uint8Array.from(atob(value), c => c.charCodeAt(0));
+    out[key] = new TextDecoder().decode(bytes);
+  }
+  return { ...out, ...secret.stringData };
+}

@@ -1,0 +1,26 @@
+import { createPermission } from '@backstage/plugin-permission-common';
+
+/** Read clusters and their status. */
+export const infraredClusterReadPermission = createPermission({
+  name: 'infrared.cluster.read',
+  attributes: { action: 'read' },
+});
+
+/** Register a cluster (platform admins). */
+export const infraredClusterCreatePermission = createPermission({
+  name: 'infrared.cluster.create',
+  attributes: { action: 'create' },
+});
+
+/** Remove a cluster (platform admins). */
+export const infraredClusterDeletePermission = createPermission({
+  name: 'infrared.cluster.delete',
+  attributes: { action: 'delete' },
+});
+
+/** Every permission of the Infrared plugins, for registration with the permission framework. */
+export const infraredPermissions = [
+  infraredClusterReadPermission,
+  infraredClusterCreatePermission,
+  infraredClusterDeletePermission,
+];

@@ -1,0 +1,1 @@
+export { ClustersPage } from './ClustersPage';

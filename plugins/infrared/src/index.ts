@@ -1,0 +1,8 @@
+/**
+ * Frontend plugin of Infrared clusters. Apps on the new frontend system import the
+ * default export of `@internal/plugin-infrared/alpha`; apps on the legacy system use
+ * the exports below.
+ *
+ * @packageDocumentation
+ */
+export { infraredPlugin, InfraredClustersPage } from './legacy';

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+/*
+ * The two README commands:
+ *   npm start  -> install if needed, bring up the local environment (control plane, gitops repo),
+ *                 then the portal (frontend :3000, backend :7007)
+ *   npm test   -> install if needed, type-check, lint, run every workspace's tests once (CI mode)
+ *
+ * Runs itself under Node 22 when the machine's Node is older (see node-runtime.js).
+ */
+const { spawnSync, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { ensureNode22, runtimeEnv, repoRoot } = require('./node-runtime');
+
+ensureNode22();
+
+const env = runtimeEnv();
+const summaryFile = path.join(repoRoot, 'test-results', 'summary.json');
+
+function run(command, args, options = {}) {
+  console.log(`\n[${process.argv[2]}] ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: { ...env, ...options.env },
+  });
+  if (result.error) throw result.error;
+  return result.status === null ? 1 : result.status;
+}
+
+function bin(name) {
+  return path.join(repoRoot, 'node_modules', '.bin', name);
+}
+
+function nativeAddonLoads() {
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', "new (require('better-sqlite3'))(':memory:').close()"],
+    { cwd: path.join(repoRoot, 'packages', 'backend'), env },
+  );
+  return probe.status === 0;
+}
+
+function ensureInstalled() {
+  const marker = path.join(repoRoot, 'node_modules', '.package-lock.json');
+  const lock = path.join(repoRoot, 'package-lock.json');
+  const stale =
+    !fs.existsSync(marker) ||
+    (fs.existsSync(lock) && fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs);
+  if (stale) {
+    const args = fs.existsSync(lock) ? ['ci'] : ['install'];
+    if (run('npm', [...args, '--no-audit', '--no-fund']) !== 0) {
+      throw new Error('npm install failed: see the output above');
+    }
+  }
+  if (!nativeAddonLoads()) {
+    console.log('[runtime] rebuilding better-sqlite3 for this Node');
+    if (run('npm', ['rebuild', 'better-sqlite3']) !== 0) {
+      throw new Error('could not build better-sqlite3 for this Node');
+    }
+  }
+}
+
+/** Hooks that prepare the local environment before the portal starts. */
+const localEnvironmentHooks = [];
+function registerLocalEnvironmentHooks() {
+  const hooksDir = path.join(__dirname, 'start.d');
+  if (!fs.existsSync(hooksDir)) return;
+  for (const file of fs.readdirSync(hooksDir).sort()) {
+    if (file.endsWith('.js')) localEnvironmentHooks.push(require(path.join(hooksDir, file)));
+  }
+}
+
+async function start() {
+  ensureInstalled();
+  registerLocalEnvironmentHooks();
+  const extraEnv = {};
+  for (const hook of localEnvironmentHooks) {
+    Object.assign(extraEnv, await hook({ repoRoot, env, run }));
+  }
+  const child = spawn(bin('backstage-cli'), ['repo', 'start', ...process.argv.slice(3)], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: { ...env, ...extraEnv },
+  });
+  const forward = signal => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  child.on('exit', code => process.exit(code === null ? 1 : code));
+}
+
+function readJestCounts(file) {
+  try {
+    const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return {
+      passed: report.numPassedTests,
+      // a suite that fails to load counts as a failure even if it declared no test
+      failed: report.numFailedTests + report.numRuntimeErrorTestSuites,
+    };
+  } catch {
+    return { passed: 0, failed: 1 };
+  }
+}
+
+async function test() {
+  ensureInstalled();
+  fs.mkdirSync(path.dirname(summaryFile), { recursive: true });
+  fs.rmSync(summaryFile, { force: true });
+  const steps = [];
+  const step = (name, status) => {
+    steps.push({ name, ok: status === 0 });
+    return status;
+  };
+
+  step('tsc', run(bin('tsc'), []));
+  step('lint', run(bin('backstage-cli'), ['repo', 'lint']));
+
+  const jestReport = path.join(repoRoot, 'test-results', 'jest.json');
+  fs.rmSync(jestReport, { force: true });
+  step(
+    'jest',
+    run(
+      bin('backstage-cli'),
+      ['repo', 'test', '--json', `--outputFile=${jestReport}`, ...process.argv.slice(3)],
+      { env: { CI: 'true' } },
+    ),
+  );
+  const jest = readJestCounts(jestReport);
+  const failedSteps = steps.filter(s => !s.ok && s.name !== 'jest').length;
+  const summary = {
+    passed: jest.passed + steps.filter(s => s.ok && s.name !== 'jest').length,
+    failed: jest.failed + failedSteps,
+    steps,
+  };
+  fs.writeFileSync(summaryFile, JSON.stringify(summary, null, 2));
+  console.log(`\n[test] ${steps.map(s => `${s.name}: ${s.ok ? 'ok' : 'FAILED'}`).join(', ')}`);
+  process.exit(steps.every(s => s.ok) ? 0 : 1);
+}
+
+const commands = { start, test };
+const command = commands[process.argv[2]];
+if (!command) {
+  console.error(`usage: node scripts/portal.js <${Object.keys(commands).join('|')}>`);
+  process.exit(2);
+}
+command().catch(error => {
+  console.error(`[${process.argv[2]}] ${error.message}`);
+  process.exit(1);
+});
