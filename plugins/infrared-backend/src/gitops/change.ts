@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { GitopsChange } from './types';
+
+const MAX_SLUG = 60;
+
+/**
+ * The branch of a change: `infrared/<key-slug>`. A short hash of the key is appended when the slug
+ * had to drop characters, so two keys never share a branch.
+ */
+export function branchForKey(key: string): string {
+  const slug = key
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (!slug) {
+    throw new Error(`gitops change key "${key}" has no letters or digits`);
+  }
+  if (slug === key && slug.length <= MAX_SLUG) {
+    return `infrared/${slug}`;
+  }
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
+  return `infrared/${slug.slice(0, MAX_SLUG).replace(/-+$/, '')}-${hash}`;
+}
+
+/** The object id git (and GitHub) gives a file with this content. */
+export function gitBlobSha(content: string): string {
+  const data = Buffer.from(content, 'utf8');
+  return createHash('sha1')
+    .update(`blob ${data.length}\0`)
+    .update(data)
+    .digest('hex');
+}
+
+/** Refuses paths that could escape the repository or that git would not store as given. */
+export function validateChange(change: GitopsChange): void {
+  branchForKey(change.key);
+  // Key and title become single-line commit trailers and subjects.
+  const oneLine = (s: string) => [...s].every(c => c.charCodeAt(0) >= 0x20);
+  if (!oneLine(change.key) || !oneLine(change.title) || !change.title.trim()) {
+    throw new Error(
+      `gitops change "${change.key}": key and title must be one non-empty line`,
+    );
+  }
+  const paths = [...Object.keys(change.files), ...(change.deletions ?? [])];
+  for (const path of paths) {
+    const segments = path.split('/');
+    if (
+      path.startsWith('/') ||
+      segments.some(s => s === '' || s === '.' || s === '..' || s === '.git') ||
+      /[\0\n\r\\]/.test(path)
+    ) {
+      throw new Error(`gitops change "${change.key}": invalid path "${path}"`);
+    }
+  }
+  const deleted = new Set(change.deletions ?? []);
+  const both = Object.keys(change.files).find(p => deleted.has(p));
+  if (both) {
+    throw new Error(
+      `gitops change "${change.key}": "${both}" is both written and deleted`,
+    );
+  }
+}
+
+/** Serializes async work per name (one repository at a time in this process). */
+export class KeyedMutex {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  async run<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(name) ?? Promise.resolve();
+    const result = previous.then(fn, fn);
+    const tail = result.catch(() => undefined);
+    this.tails.set(name, tail);
+    try {
+      return await result;
+    } finally {
+      if (this.tails.get(name) === tail) {
+        this.tails.delete(name);
+      }
+    }
+  }
+}

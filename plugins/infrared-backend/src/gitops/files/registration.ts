@@ -1,0 +1,79 @@
+import { stringify } from 'yaml';
+
+export interface RegistryApplicationOptions {
+  /** The registered (workload) cluster. */
+  clusterName: string;
+  /** The cluster whose Argo CD runs the app-of-apps. */
+  managementCluster: string;
+  /** The gitops repository as Argo CD clones it. */
+  repoUrl: string;
+  /** The default branch of the gitops repository. */
+  branch: string;
+}
+
+/** Where the cluster's own components live in the gitops repository. */
+export function clusterComponentsPath(clusterName: string): string {
+  return `registry/clusters/${clusterName}/components`;
+}
+
+/**
+ * The Argo CD Application `registry-<name>`: an app-of-apps on the management cluster that syncs
+ * everything under the registered cluster's components directory.
+ */
+export function buildRegistryApplication(
+  options: RegistryApplicationOptions,
+): string {
+  const application = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: {
+      name: `registry-${options.clusterName}`,
+      namespace: 'argocd',
+      annotations: { 'argocd.argoproj.io/sync-wave': '50' },
+      labels: {
+        'app.kubernetes.io/managed-by': 'infrared',
+        'infrared.darkshift.io/cluster': options.clusterName,
+      },
+    },
+    spec: {
+      project: 'default',
+      source: {
+        repoURL: options.repoUrl,
+        targetRevision: options.branch,
+        path: clusterComponentsPath(options.clusterName),
+      },
+      destination: {
+        server: 'https://kubernetes.default.svc',
+        namespace: 'argocd',
+      },
+      syncPolicy: {
+        automated: { prune: true, selfHeal: true },
+      },
+    },
+  };
+  return stringify(application);
+}
+
+export function buildClusterRegistryReadme(clusterName: string): string {
+  return `# Components of cluster ${clusterName}
+
+Argo CD on the management cluster syncs this directory through the Application
+\`registry-${clusterName}\` (namespace \`argocd\`), which Infrared added when the cluster was registered.
+
+Put Argo CD Applications here that should be deployed for \`${clusterName}\`; Infrared adds one file per zone
+(\`product-<zone>.yaml\`). Files removed from this directory are pruned.
+`;
+}
+
+/** The files one cluster registration adds to the gitops repository, by path. */
+export function registrationFiles(
+  options: RegistryApplicationOptions,
+): Record<string, string> {
+  const { clusterName, managementCluster } = options;
+  return {
+    [`${clusterComponentsPath(managementCluster)}/cluster-${clusterName}.yaml`]:
+      buildRegistryApplication(options),
+    [`${clusterComponentsPath(clusterName)}/README.md`]:
+      buildClusterRegistryReadme(clusterName),
+  };
+}

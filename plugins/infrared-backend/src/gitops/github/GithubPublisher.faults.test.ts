@@ -1,0 +1,179 @@
+import {
+  registration,
+  TOKEN,
+  useFakeGithub,
+} from '../__testUtils__/githubHarness';
+import { GitopsPublishError } from './errors';
+
+const APP = 'registry/clusters/infrared-mgmt/components/cluster-edge-1.yaml';
+
+describe('GithubPublisher faults', () => {
+  const gh = useFakeGithub();
+
+  it('rebuilds the branch on the new head after a merge conflict, in the same pull request', async () => {
+    let moved = false;
+    gh.server.beforeMerge = repo => {
+      if (moved) return;
+      moved = true;
+      repo.push('main', {
+        [APP]: 'kind: TheirVersion\n',
+        'theirs.txt': 'kept\n',
+      });
+    };
+    const result = await gh.publisher().publish(registration);
+    const repo = gh.server.repo;
+    expect(result.pullRequest?.number).toBe(1);
+    expect(repo.file(APP)).toBe('kind: Application\n');
+    expect(repo.file('theirs.txt')).toBe('kept\n');
+    expect(gh.server.count('pulls/merge')).toBe(2);
+    expect(gh.server.count('pulls/create')).toBe(1);
+    expect(repo.pulls).toHaveLength(1);
+    expect(gh.sleeps).toEqual([1000]);
+    expect(gh.logger.text()).toMatch(
+      /cannot be merged \(405 Merge conflict in .*\); rebuilding it on the new head of main/,
+    );
+  });
+
+  it('gives up after the bounded attempts with a clear message, leaving one open pull request', async () => {
+    let n = 0;
+    gh.server.beforeMerge = repo =>
+      repo.push('main', { [APP]: `kind: Race${++n}\n` });
+    await expect(
+      gh.publisher({ maxAttempts: 3 }).publish(registration),
+    ).rejects.toThrow(
+      /^gitops: gave up merging "register-edge-1" into main of acme\/gitops after 3 attempts; GitHub said: 405 Merge conflict in registry\//,
+    );
+    expect(gh.server.count('pulls/merge')).toBe(3);
+    expect(gh.server.repo.pulls).toMatchObject([{ number: 1, state: 'open' }]);
+  });
+
+  it('passes on why GitHub refuses a merge that retrying cannot fix (branch protection)', async () => {
+    gh.server.faults.push({
+      operationId: 'pulls/merge',
+      status: 405,
+      message:
+        'At least 1 approving review is required by reviewers with write access.',
+      times: 2,
+    });
+    await expect(
+      gh.publisher({ maxAttempts: 2 }).publish(registration),
+    ).rejects.toThrow(
+      'gitops: gave up merging "register-edge-1" into main of acme/gitops after 2 attempts; GitHub said: 405 At least 1 approving review is required by reviewers with write access.',
+    );
+    expect(gh.server.repo.pulls).toMatchObject([{ number: 1, state: 'open' }]);
+  });
+
+  it('retries a 502 and succeeds', async () => {
+    gh.server.faults.push({
+      operationId: 'git/create-commit',
+      status: 502,
+      message: 'Bad Gateway',
+    });
+    const result = await gh.publisher().publish(registration);
+    expect(result.merged).toBe(true);
+    expect(gh.server.count('git/create-commit')).toBe(2);
+    expect(gh.sleeps).toEqual([1000]);
+    expect(gh.logger.text()).toMatch(
+      /GitHub answered 502 to POST .*git\/commits.*; retrying in 1000 ms/,
+    );
+  });
+
+  it('waits as long as a secondary rate limit asks (retry-after), then succeeds', async () => {
+    gh.server.faults.push({
+      operationId: 'pulls/create',
+      status: 403,
+      headers: { 'retry-after': '7' },
+      message: 'You have exceeded a secondary rate limit.',
+    });
+    await gh.publisher().publish(registration);
+    expect(gh.sleeps).toEqual([7000]);
+    expect(gh.server.repo.pulls).toHaveLength(1);
+  });
+
+  it('waits for the rate limit reset when no quota remains (429)', async () => {
+    const start = Date.now();
+    const reset = Math.ceil(start / 1000) + 30;
+    gh.server.faults.push({
+      operationId: 'repos/get',
+      status: 429,
+      headers: {
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(reset),
+      },
+    });
+    await gh.publisher().publish(registration);
+    expect(gh.sleeps).toHaveLength(1);
+    expect(gh.sleeps[0]).toBeGreaterThan(25_000);
+    expect(gh.sleeps[0]).toBeLessThanOrEqual(reset * 1000 - start);
+  });
+
+  it('ends with a clear error when 5xx persists, after bounded retries', async () => {
+    gh.server.faults.push({
+      operationId: 'git/get-ref',
+      status: 503,
+      times: 100,
+    });
+    await expect(gh.publisher().publish(registration)).rejects.toThrow(
+      'GitHub answered 503 to "read branch main" on acme/gitops: fault',
+    );
+    expect(gh.sleeps).toEqual([1000, 2000, 4000, 8000]);
+  });
+
+  it('says the repository is missing (404), without retrying', async () => {
+    gh.server.repoExists = false;
+    const error = await gh
+      .publisher()
+      .publish(registration)
+      .catch(e => e);
+    expect(error).toBeInstanceOf(GitopsPublishError);
+    expect(error.message).toBe(
+      `GitHub repository acme/gitops was not found at ${gh.server.apiBaseUrl}, or the credentials cannot see it (404)`,
+    );
+    expect(gh.sleeps).toEqual([]);
+  });
+
+  it('says which permission is missing', async () => {
+    gh.server.canPush = false;
+    await expect(gh.publisher().publish(registration)).rejects.toThrow(
+      'The GitHub credentials can read acme/gitops but not push to it: grant write access to contents and pull requests',
+    );
+    gh.server.canPush = true;
+    gh.server.faults.push({
+      operationId: 'git/create-ref',
+      status: 403,
+      message: 'Resource not accessible by integration',
+    });
+    await expect(gh.publisher().publish(registration)).rejects.toThrow(
+      'GitHub denied "push branch infrared/register-edge-1" on acme/gitops (403 Resource not accessible by integration): the token or GitHub App installation needs write access to contents and pull requests',
+    );
+    expect(gh.sleeps).toEqual([]);
+  });
+
+  it('never puts the token in an error, even when GitHub echoes it', async () => {
+    gh.server.faults.push({
+      operationId: 'pulls/create',
+      status: 422,
+      message: `token ${TOKEN} is odd`,
+    });
+    const error = await gh
+      .publisher()
+      .publish(registration)
+      .catch(e => e);
+    expect(error.message).toBe(
+      'GitHub answered 422 to "open pull request" on acme/gitops: token [REDACTED] is odd',
+    );
+    expect(JSON.stringify(error)).not.toContain(TOKEN);
+    expect(String(error.stack)).not.toContain(TOKEN);
+  });
+
+  it('says the credentials were rejected (401)', async () => {
+    gh.server.faults.push({
+      operationId: 'repos/get',
+      status: 401,
+      message: 'Bad credentials',
+    });
+    await expect(gh.publisher().publish(registration)).rejects.toThrow(
+      'GitHub rejected the credentials for acme/gitops (401 Bad credentials): check the token or GitHub App under integrations.github',
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import { GitopsChange } from '../types';
+import { GithubSession, statusOf } from './session';
+
+/** The open pull request of the branch, updated to the change's title and body, or a new one. */
+export async function openPullRequest(
+  session: GithubSession,
+  base: string,
+  branch: string,
+  change: GitopsChange,
+) {
+  const { octokit, owner, repo } = session;
+  session.step = 'open pull request';
+  const find = async () => {
+    const { data } = await octokit.pulls.list({
+      owner,
+      repo,
+      state: 'open',
+      head: `${owner}:${branch}`,
+      base,
+    });
+    return data[0];
+  };
+  const existing = await find();
+  if (existing) {
+    if (
+      existing.title !== change.title ||
+      (existing.body ?? '') !== change.body
+    ) {
+      await octokit.pulls.update({
+        owner,
+        repo,
+        pull_number: existing.number,
+        title: change.title,
+        body: change.body,
+      });
+    }
+    return { number: existing.number, url: existing.html_url };
+  }
+  try {
+    const { data } = await octokit.pulls.create({
+      owner,
+      repo,
+      base,
+      head: branch,
+      title: change.title,
+      body: change.body,
+    });
+    return { number: data.number, url: data.html_url };
+  } catch (error) {
+    // 422 when a retried create had in fact succeeded: use that pull request instead of failing.
+    const again = statusOf(error) === 422 ? await find() : undefined;
+    if (!again) throw error;
+    return { number: again.number, url: again.html_url };
+  }
+}
+
+/** The resulting commit on the base branch, or why GitHub refused to merge the pull request as it is. */
+export async function mergePullRequest(
+  session: GithubSession,
+  pullNumber: number,
+  sha: string,
+  method: 'merge' | 'squash' | 'rebase',
+): Promise<{ sha?: string; refusal?: string }> {
+  const { octokit, owner, repo } = session;
+  session.step = `merge pull request #${pullNumber}`;
+  try {
+    const { data } = await octokit.pulls.merge({
+      owner,
+      repo,
+      pull_number: pullNumber,
+      sha,
+      merge_method: method,
+    });
+    return { sha: data.sha };
+  } catch (error) {
+    const status = statusOf(error);
+    if (status !== 405 && status !== 409) throw error;
+    // A retried merge that GitHub had already done answers 405: it is merged all the same.
+    const { data: pull } = await octokit.pulls.get({
+      owner,
+      repo,
+      pull_number: pullNumber,
+    });
+    if (pull.merged && pull.merge_commit_sha) {
+      return { sha: pull.merge_commit_sha };
+    }
+    const message = (error as { response?: { data?: { message?: string } } })
+      .response?.data?.message;
+    return { refusal: `${status} ${message ?? 'not mergeable'}` };
+  }
+}

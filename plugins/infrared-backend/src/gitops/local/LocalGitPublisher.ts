@@ -1,0 +1,163 @@
+import { LoggerService } from '@backstage/backend-plugin-api';
+import { resolve } from 'node:path';
+import { branchForKey, KeyedMutex, validateChange } from '../change';
+import {
+  GitopsChange,
+  GitopsPublisher,
+  GitopsPublishResult,
+  GitopsRepoDescription,
+} from '../types';
+import { Git, GitIdentity } from './git';
+import {
+  listPullRecords,
+  LocalPullRequest,
+  pullMessage,
+  pullRef,
+  pushPullBranch,
+} from './pullRecords';
+import { buildTree, initRepository, isApplied } from './repository';
+
+export interface LocalGitPublisherOptions {
+  /** The bare repository; created with an initial commit when absent. */
+  path: string;
+  defaultBranch?: string;
+  identity?: GitIdentity;
+  logger?: LoggerService;
+  /** How many times a change is rebuilt when the default branch moved under it. Default 5. */
+  maxAttempts?: number;
+  /** Test seam: runs after the branch is pushed and before the merge lands on the default branch. */
+  beforeMerge?: (branch: string) => Promise<void>;
+  /** Serializes publishes to one repository; shared by every instance of this process by default. */
+  mutex?: KeyedMutex;
+}
+
+const sharedMutex = new KeyedMutex();
+const README = `# Gitops repository\n\nWritten by Infrared through pull requests. Argo CD syncs \`registry/\`.\n`;
+
+/**
+ * The embedded publisher: a real bare git repository where a pull request is a branch plus a `--no-ff` merge
+ * commit on the default branch. It writes objects and refs directly in the bare repository (no work tree); the
+ * default branch only moves by compare-and-swap, so a writer in another process is detected like a rejected
+ * non-fast-forward push, and the change is rebuilt on the new head.
+ */
+export class LocalGitPublisher implements GitopsPublisher {
+  readonly path: string;
+  private readonly git: Git;
+  private readonly branch: string;
+  private readonly mutex: KeyedMutex;
+  private initialized = false;
+
+  constructor(private readonly options: LocalGitPublisherOptions) {
+    this.path = resolve(options.path);
+    this.branch = options.defaultBranch ?? 'main';
+    this.mutex = options.mutex ?? sharedMutex;
+    this.git = new Git(
+      this.path,
+      options.identity ?? { name: 'Infrared', email: 'infrared@localhost' },
+    );
+  }
+
+  async describe(): Promise<GitopsRepoDescription> {
+    return {
+      type: 'local',
+      repoUrl: `file://${this.path}`,
+      defaultBranch: this.branch,
+    };
+  }
+
+  async publish(change: GitopsChange): Promise<GitopsPublishResult> {
+    validateChange(change);
+    return this.mutex.run(this.path, () => this.publishNow(change));
+  }
+
+  /** The recorded pull requests, oldest first. */
+  async listPullRequests(): Promise<LocalPullRequest[]> {
+    await this.ensureRepository();
+    return listPullRecords(this.git);
+  }
+
+  private async publishNow(change: GitopsChange): Promise<GitopsPublishResult> {
+    await this.ensureRepository();
+    const branch = branchForKey(change.key);
+    const mainRef = `refs/heads/${this.branch}`;
+    const maxAttempts = this.options.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      const head = (await this.git.resolve(mainRef))!;
+      if (await isApplied(this.git, head, change)) {
+        // Also cleans up after a restart between the merge and the branch deletion.
+        await this.git.updateRefs([`delete refs/heads/${branch}`]);
+        const last = (await listPullRecords(this.git))
+          .filter(r => r.key === change.key && r.merged)
+          .pop();
+        return {
+          url: this.url(head),
+          commit: head,
+          merged: true,
+          pullRequest: last && {
+            number: last.number,
+            url: this.url(last.commit),
+          },
+        };
+      }
+      const tree = await buildTree(this.git, head, change);
+      const pr = {
+        key: change.key,
+        title: change.title,
+        body: change.body,
+        branch,
+      };
+      const pull = await pushPullBranch(this.git, change.key, branch, number =>
+        this.git.commitTree(
+          tree,
+          [head],
+          pullMessage('branch', { ...pr, number }),
+        ),
+      );
+      await this.options.beforeMerge?.(branch);
+      const merge = await this.git.commitTree(
+        tree,
+        [head, pull.commit],
+        pullMessage('merge', { ...pr, number: pull.number }),
+      );
+      const landed = await this.git.updateRefs([
+        `update ${mainRef} ${merge} ${head}`,
+        `update ${pullRef(pull.number)} ${merge} ${pull.commit}`,
+        `delete refs/heads/${branch}`,
+      ]);
+      if (landed) {
+        this.options.logger?.info(
+          `gitops: merged pull request #${pull.number} (${change.key}) as ${merge}`,
+        );
+        const url = this.url(merge);
+        return {
+          url,
+          commit: merge,
+          merged: true,
+          pullRequest: { number: pull.number, url },
+        };
+      }
+      if (attempt >= maxAttempts) {
+        throw new Error(
+          `gitops: ${this.branch} of ${this.path} kept moving; gave up merging "${change.key}" after ${attempt} attempts`,
+        );
+      }
+      this.options.logger?.info(
+        `gitops: ${this.branch} moved while merging "${
+          change.key
+        }"; rebuilding on the new head (attempt ${attempt + 1})`,
+      );
+      await new Promise(r => setTimeout(r, Math.random() * 50 * attempt));
+    }
+  }
+
+  private url(commit: string) {
+    return `file://${this.path}#${commit}`;
+  }
+
+  private async ensureRepository(): Promise<void> {
+    if (!this.initialized) {
+      await initRepository(this.git, this.path, this.branch, README);
+      this.initialized = true;
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+
+export interface GitIdentity {
+  name: string;
+  email: string;
+}
+
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number | string | undefined,
+    readonly stderr: string,
+  ) {
+    super(`git ${args[0]} failed (${code}): ${stderr.trim()}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+/**
+ * Runs git without a shell and without the user's or the system's git configuration, so a developer's
+ * signing, hooks or aliases never change what the publisher writes.
+ */
+export class Git {
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(
+    private readonly gitDir: string,
+    identity: GitIdentity,
+    extraEnv: NodeJS.ProcessEnv = {},
+  ) {
+    this.env = {
+      PATH: process.env.PATH,
+      LANG: 'C',
+      LC_ALL: 'C',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_LITERAL_PATHSPECS: '1',
+      GIT_AUTHOR_NAME: identity.name,
+      GIT_AUTHOR_EMAIL: identity.email,
+      GIT_COMMITTER_NAME: identity.name,
+      GIT_COMMITTER_EMAIL: identity.email,
+      ...extraEnv,
+    };
+  }
+
+  /** Runs `git --git-dir=<repo> <args>` and resolves with stdout. */
+  run(
+    args: string[],
+    options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+  ): Promise<string> {
+    const fullArgs = [
+      '-c',
+      'commit.gpgsign=false',
+      '-c',
+      'core.hooksPath=/dev/null',
+      `--git-dir=${this.gitDir}`,
+      ...args,
+    ];
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        'git',
+        fullArgs,
+        {
+          env: { ...this.env, ...options.env },
+          maxBuffer: 64 * 1024 * 1024,
+          encoding: 'utf8',
+        },
+        (error, stdout, stderr) => {
+          if (error) {
+            reject(new GitCommandError(args, error.code, stderr));
+          } else {
+            resolve(stdout);
+          }
+        },
+      );
+      // git may exit without reading stdin; the resulting EPIPE is not an error of the command.
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(options.input ?? '');
+    });
+  }
+
+  /** The commit a ref points at, or undefined when the ref does not exist. */
+  async resolve(ref: string): Promise<string | undefined> {
+    try {
+      const out = await this.run([
+        'rev-parse',
+        '--verify',
+        '-q',
+        `${ref}^{commit}`,
+      ]);
+      return out.trim();
+    } catch (e) {
+      if (e instanceof GitCommandError && e.code === 1) {
+        return undefined;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Applies ref updates (`update <ref> <new> [<old>]`, `create <ref> <new>`, `delete <ref>`) all or none.
+   * Resolves false when a ref was not at the expected value (another writer got there first, the check a
+   * non-fast-forward push makes) or was locked by that writer.
+   */
+  async updateRefs(commands: string[]): Promise<boolean> {
+    try {
+      await this.run(['update-ref', '--stdin'], {
+        input: `${commands.join('\n')}\n`,
+      });
+      return true;
+    } catch (e) {
+      if (
+        e instanceof GitCommandError &&
+        /cannot lock ref|Unable to create .*\.lock/.test(e.stderr)
+      ) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  async commitTree(tree: string, parents: string[], message: string) {
+    const parentArgs = parents.flatMap(p => ['-p', p]);
+    const args = ['commit-tree', tree, ...parentArgs, '-F', '-'];
+    return (await this.run(args, { input: message })).trim();
+  }
+}

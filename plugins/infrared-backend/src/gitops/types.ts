@@ -1,0 +1,41 @@
+/** One change to the gitops repository, identified by a stable key (for example `register-cluster-foo`). */
+export interface GitopsChange {
+  /** Idempotency key: one branch / pull request per key. */
+  key: string;
+  title: string;
+  body: string;
+  /** Files to write, by repository-relative path (forward slashes, no leading slash). */
+  files: Record<string, string>;
+  /** Repository-relative paths to remove. */
+  deletions?: string[];
+}
+
+export interface GitopsPullRequest {
+  number?: number;
+  url: string;
+}
+
+export interface GitopsPublishResult {
+  /** Where a human can see the change: the pull request, or the commit when nothing had to change. */
+  url: string;
+  /** The commit on the default branch that contains the change. */
+  commit: string;
+  merged: boolean;
+  pullRequest?: GitopsPullRequest;
+}
+
+/** What the UI shows about the gitops repository. */
+export interface GitopsRepoDescription {
+  type: string;
+  /** The URL Argo CD clones (the Application's source.repoURL). */
+  repoUrl: string;
+  defaultBranch: string;
+  /** Prefix to which a repository path is appended to browse a file, when the repository has a web UI. */
+  fileUrlPrefix?: string;
+}
+
+/** Changes the platform's gitops repository by (real or local) pull request. */
+export interface GitopsPublisher {
+  publish(change: GitopsChange): Promise<GitopsPublishResult>;
+  describe(): Promise<GitopsRepoDescription>;
+}
