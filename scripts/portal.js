@@ -89,6 +89,30 @@ async function start() {
   child.on('exit', code => process.exit(code === null ? 1 : code));
 }
 
+/**
+ * One real control plane (packages/devenv) shared by every integration test of the run.
+ * Its processes watch this runner's PID, so they stop even if the runner is killed.
+ */
+function startTestControlPlane() {
+  const devenv = path.join(repoRoot, 'packages', 'devenv', 'bin', 'devenv.js');
+  const state = path.join(repoRoot, 'test-results', 'devenv', 'state.json');
+  fs.mkdirSync(path.dirname(state), { recursive: true });
+  const up = run(process.execPath, [
+    devenv, 'up', '--state', state, '--owner-pid', String(process.pid),
+  ]);
+  if (up !== 0) {
+    // Integration tests then fail with the reason; unit tests still run and count.
+    console.error('[test] the local control plane did not start: see above');
+    return { env: {}, stop() {} };
+  }
+  return {
+    env: { INFRARED_DEVENV_STATE: state },
+    stop() {
+      run(process.execPath, [devenv, 'down', '--state', state]);
+    },
+  };
+}
+
 function readJestCounts(file) {
   try {
     const report = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -117,14 +141,19 @@ async function test() {
 
   const jestReport = path.join(repoRoot, 'test-results', 'jest.json');
   fs.rmSync(jestReport, { force: true });
-  step(
-    'jest',
-    run(
-      bin('backstage-cli'),
-      ['repo', 'test', '--json', `--outputFile=${jestReport}`, ...process.argv.slice(3)],
-      { env: { CI: 'true' } },
-    ),
-  );
+  const controlPlane = startTestControlPlane();
+  try {
+    step(
+      'jest',
+      run(
+        bin('backstage-cli'),
+        ['repo', 'test', '--json', `--outputFile=${jestReport}`, ...process.argv.slice(3)],
+        { env: { CI: 'true', ...controlPlane.env } },
+      ),
+    );
+  } finally {
+    controlPlane.stop();
+  }
   const jest = readJestCounts(jestReport);
   const failedSteps = steps.filter(s => !s.ok && s.name !== 'jest').length;
   const summary = {

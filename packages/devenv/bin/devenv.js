@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+/*
+ * Runs the TypeScript CLI (src/cli.ts) through Backstage's node transform (swc), so nothing is compiled first.
+ */
+const path = require('node:path');
+
+function registerTransform() {
+  for (const id of [
+    '@backstage/cli/config/nodeTransform.cjs',
+    '@backstage/cli-node/config/nodeTransform.cjs',
+  ]) {
+    try {
+      require(require.resolve(id, { paths: [__dirname, process.cwd()] }));
+      return;
+    } catch (e) {
+      if (e.code !== 'MODULE_NOT_FOUND') throw e;
+    }
+  }
+  process.stderr.write(
+    'devenv: @backstage/cli is not installed; run `npm install` at the repo root first\n',
+  );
+  process.exit(1);
+}
+
+registerTransform();
+require(path.join(__dirname, '..', 'src', 'cli.ts')).run(process.argv.slice(2));

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureBinaries } from './binaries';
+import {
+  isHealthy,
+  openControlPlane,
+  startControlPlane,
+  stopControlPlane,
+} from './controlPlane';
+import { createNodes, ensureNamespace } from './helpers';
+import { rssBytes } from './processes';
+
+const USAGE = `usage: devenv <up|down|status|build> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
+
+  up      start etcd + kube-apiservers (+ kube-controller-manager on the first cluster), detached
+  down    stop them by PID
+  status  say whether they run
+  build   only find or build the binaries
+
+Without --state: the demo environment (clusters management and edge-demo) under <repo>/.data/devenv/.
+With --state <file>: an ephemeral test control plane (management, workload-a) recorded in <file>.`;
+
+function parseArgs(argv: string[]) {
+  const [cmd, ...rest] = argv;
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(rest[i]);
+    if (!m) throw new Error(`unknown argument ${rest[i]}\n${USAGE}`);
+    flags[m[1]] = m[2] ?? rest[++i];
+  }
+  return { cmd, flags };
+}
+
+/** The nearest folder upwards holding a package.json with workspaces, else the current folder. */
+export function findRepoRoot(from = process.cwd()): string {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, 'package.json');
+    if (
+      fs.existsSync(pkg) &&
+      JSON.parse(fs.readFileSync(pkg, 'utf8')).workspaces
+    )
+      return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
+
+const say = (m: string): void => {
+  process.stdout.write(`${m}\n`);
+};
+
+async function up(flags: Record<string, string>) {
+  const demo = !flags.state;
+  const dataDir = demo
+    ? path.join(findRepoRoot(), '.data', 'devenv')
+    : undefined;
+  const statePath = path.resolve(
+    flags.state ?? path.join(dataDir!, 'state.json'),
+  );
+  if (fs.existsSync(statePath)) {
+    if (await isHealthy(statePath)) {
+      say(`devenv: already up (${statePath})`);
+      printClusters(statePath, dataDir);
+      return;
+    }
+    say('devenv: found a stale state file; stopping what is left of it');
+    await stopControlPlane(statePath);
+  }
+  const clusters =
+    flags.clusters?.split(',') ??
+    (demo ? ['management', 'edge-demo'] : ['management', 'workload-a']);
+  const started = Date.now();
+  const cp = await startControlPlane({
+    clusters,
+    dataDir,
+    statePath,
+    basePort: demo
+      ? Number(process.env.INFRARED_DEVENV_PORT ?? 16443)
+      : undefined,
+    ownerPid: flags['owner-pid'] ? Number(flags['owner-pid']) : undefined,
+    log: m => say(`devenv: ${m}`),
+  });
+  if (demo) {
+    const [management, workload] = cp.clusters;
+    await ensureNamespace(management, 'infrared');
+    await ensureNamespace(management, 'argocd');
+    if (workload) await createNodes(workload, 2, `${workload.name}-node`);
+    for (const c of cp.clusters)
+      fs.writeFileSync(
+        path.join(dataDir!, `${c.name}.kubeconfig`),
+        c.kubeconfig,
+        { mode: 0o600 },
+      );
+  }
+  say(
+    `devenv: up in ${((Date.now() - started) / 1000).toFixed(
+      1,
+    )}s (state ${statePath})`,
+  );
+  printClusters(statePath, dataDir);
+}
+
+function printClusters(statePath: string, dataDir?: string) {
+  for (const c of openControlPlane(statePath).clusters) {
+    const kc = dataDir
+      ? path.join(dataDir, `${c.name}.kubeconfig`)
+      : c.kubeconfigPath;
+    say(`  ${c.name.padEnd(12)} ${c.server}  kubeconfig: ${kc}`);
+  }
+  say(`  stop with: devenv down${dataDir ? '' : ` --state ${statePath}`}`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { cmd, flags } = parseArgs(argv);
+  const statePath = path.resolve(
+    flags.state ?? path.join(findRepoRoot(), '.data', 'devenv', 'state.json'),
+  );
+  switch (cmd) {
+    case 'up':
+      return up(flags);
+    case 'down':
+      if (!fs.existsSync(statePath)) return say('devenv: not running');
+      await stopControlPlane(statePath);
+      return say('devenv: stopped');
+    case 'status': {
+      if (!fs.existsSync(statePath)) return say('devenv: not running');
+      const healthy = await isHealthy(statePath);
+      say(
+        `devenv: ${
+          healthy ? 'up and healthy' : 'NOT healthy (run devenv down, then up)'
+        }`,
+      );
+      say(
+        `  rss ${(
+          rssBytes(openControlPlane(statePath).state.processes) /
+          2 ** 20
+        ).toFixed(0)} MiB`,
+      );
+      printClusters(
+        statePath,
+        flags.state ? undefined : path.dirname(statePath),
+      );
+      if (!healthy) process.exitCode = 1;
+      return undefined;
+    }
+    case 'build':
+      return say(`devenv: binaries in ${ensureBinaries().dir}`);
+    default:
+      say(USAGE);
+      process.exitCode = cmd ? 2 : 0;
+      return undefined;
+  }
+}
+
+/** Runs the CLI; errors end the process with exit code 1 and one message. */
+export function run(argv: string[]): Promise<void> {
+  return main(argv).catch(e => {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  });
+}
+
+if (require.main === module) run(process.argv.slice(2));

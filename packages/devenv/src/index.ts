@@ -1,0 +1,36 @@
+/**
+ * A real local Kubernetes control plane (etcd, kube-apiserver, kube-controller-manager) for tests and `npm start`.
+ *
+ * @packageDocumentation
+ */
+export {
+  ensureBinaries,
+  cacheDir,
+  K8S_VERSION,
+  ETCD_VERSION,
+} from './binaries';
+export type { Binaries } from './binaries';
+export {
+  startControlPlane,
+  stopControlPlane,
+  openControlPlane,
+  readState,
+  isHealthy,
+} from './controlPlane';
+export type {
+  ClusterInfo,
+  ControlPlane,
+  ControlPlaneState,
+  StartOptions,
+} from './controlPlane';
+export {
+  createServiceAccountKubeconfig,
+  createNodes,
+  installCrds,
+  ensureNamespace,
+  eventually,
+} from './helpers';
+export { KubeClient, renderKubeconfig, parseKubeconfig } from './kube';
+export type { KubeAccess, KubeResponse } from './kube';
+export { getTestControlPlane, uniqueName, STATE_ENV } from './testing';
+export { rssBytes } from './processes';

@@ -1,0 +1,25 @@
+import { ControlPlane, openControlPlane } from './controlPlane';
+
+/** The env var naming the state file of the control plane that tests share. */
+export const STATE_ENV = 'INFRARED_DEVENV_STATE';
+
+/**
+ * The control plane started by the devenv jest globalSetup (or by `devenv up --state <file>`).
+ * Tests share it: isolate by namespace and name, and don't call stop().
+ */
+export function getTestControlPlane(): ControlPlane {
+  const statePath = process.env[STATE_ENV];
+  if (!statePath) {
+    throw new Error(
+      `devenv: ${STATE_ENV} is not set; use @internal/devenv's jest globalSetup or run \`devenv up --state <file>\``,
+    );
+  }
+  return openControlPlane(statePath);
+}
+
+/** A name unique enough to isolate one test's objects in the shared clusters. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random()
+    .toString(36)
+    .slice(2, 6)}`;
+}

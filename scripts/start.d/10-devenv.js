@@ -1,0 +1,1 @@
+module.exports = require('../../packages/devenv/start-hook');
