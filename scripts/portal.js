@@ -11,6 +11,7 @@ const { spawnSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ensureNode22, runtimeEnv, repoRoot } = require('./node-runtime');
+const { runBrowserTests } = require('./e2e');
 
 ensureNode22();
 
@@ -113,6 +114,22 @@ function startTestControlPlane() {
   };
 }
 
+/** The browser tests against a portal started like `npm start`, then the demo environment stopped. */
+async function runBrowserTestsOnce() {
+  if (process.env.INFRARED_SKIP_E2E === '1') {
+    console.log('[test] INFRARED_SKIP_E2E=1: browser tests skipped');
+    return { passed: 0, failed: 0 };
+  }
+  const devenv = path.join(repoRoot, 'packages', 'devenv', 'bin', 'devenv.js');
+  const demoWasUp = spawnSync(process.execPath, [devenv, 'status'], { cwd: repoRoot, env }).status === 0;
+  const log = message => console.log(`[e2e] ${message}`);
+  try {
+    return await runBrowserTests({ repoRoot, env, log });
+  } finally {
+    if (!demoWasUp) run(process.execPath, [devenv, 'down']);
+  }
+}
+
 function readJestCounts(file) {
   try {
     const report = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -154,11 +171,14 @@ async function test() {
   } finally {
     controlPlane.stop();
   }
+  const browser = await runBrowserTestsOnce();
+  steps.push({ name: 'e2e', ok: browser.failed === 0 });
   const jest = readJestCounts(jestReport);
-  const failedSteps = steps.filter(s => !s.ok && s.name !== 'jest').length;
+  const counted = ['jest', 'e2e'];
+  const checks = steps.filter(s => !counted.includes(s.name));
   const summary = {
-    passed: jest.passed + steps.filter(s => s.ok && s.name !== 'jest').length,
-    failed: jest.failed + failedSteps,
+    passed: jest.passed + browser.passed + checks.filter(s => s.ok).length,
+    failed: jest.failed + browser.failed + checks.filter(s => !s.ok).length,
     steps,
   };
   fs.writeFileSync(summaryFile, JSON.stringify(summary, null, 2));

@@ -14,7 +14,7 @@ const USAGE = `usage: devenv <up|down|status|build> [--state <file>] [--clusters
 
   up      start etcd + kube-apiservers (+ kube-controller-manager on the first cluster), detached
   down    stop them by PID
-  status  say whether they run
+  status  say whether they run (exit 0 up, 1 unhealthy, 3 not running)
   build   only find or build the binaries
 
 Without --state: the demo environment (clusters management and edge-demo) under <repo>/.data/devenv/.
@@ -122,7 +122,10 @@ async function main(argv: string[]): Promise<void> {
       await stopControlPlane(statePath);
       return say('devenv: stopped');
     case 'status': {
-      if (!fs.existsSync(statePath)) return say('devenv: not running');
+      if (!fs.existsSync(statePath)) {
+        process.exitCode = 3; // LSB: program is not running
+        return say('devenv: not running');
+      }
       const healthy = await isHealthy(statePath);
       say(
         `devenv: ${
