@@ -10,5 +10,116 @@ export interface Config {
        */
       allowGuest?: boolean;
     };
+
+    /** The cluster the backend and Argo CD run on, where the Cluster resources live. */
+    managementCluster?: {
+      /** Name of its Cluster resource (made on start when missing). Default infrared-mgmt. */
+      name?: string;
+      /**
+       * A kubeconfig file (its current context) to reach it with, relative to the repository root or
+       * absolute. When absent, the backend uses its pod's service account (in-cluster config).
+       * `npm start` points it at the local control plane of packages/devenv.
+       */
+      kubeconfigPath?: string;
+    };
+
+    /** Reconciliation of Clusters (Connected, Argo CD Secret, Registered) on the Backstage scheduler. */
+    reconcile?: {
+      /**
+       * Time between passes, e.g. `30s`, `2m`, an ISO duration or `{ seconds: 30 }`. Default 30 s.
+       * An API write starts a pass at once.
+       */
+      interval?:
+        | string
+        | {
+            milliseconds?: number;
+            seconds?: number;
+            minutes?: number;
+            hours?: number;
+          };
+    };
+
+    /** The platform's gitops repository, which registrations change by pull request. */
+    gitops?: {
+      /** `local` (a bare git repository on disk, for development) or `github`. Default local. */
+      type?: 'local' | 'github';
+      /** For `local`: the bare repository, relative to the repository root or absolute. Default .data/gitops.git. */
+      path?: string;
+      /** For `github`: the https URL of the repository (credentials from integrations.github). */
+      repoUrl?: string;
+      /** For `github`: the default branch; read from GitHub when absent. */
+      branch?: string;
+      /** For `github`: how pull requests are merged. Default merge. */
+      mergeMethod?: 'merge' | 'squash' | 'rebase';
+    };
+
+    // ---------------------------------------------------------------------------------------------
+    // registrar: child-cluster registrar (issue 6), owned by plugins/infrared-backend/src/registrar
+    // ---------------------------------------------------------------------------------------------
+    /**
+     * The child-cluster registrar: finds k3k, vcluster, kamaji and Cluster API child clusters in
+     * namespaces labelled `<labelPrefix>managed-by: <managedBy>` and `<labelPrefix>cluster: <name>`,
+     * and keeps an Argo CD cluster Secret `cluster-<name>` in `targetNamespace` for each (the
+     * behaviour of argocd-cluster-registrar v0.6). Runs as a global scheduled task
+     * `infrared-registrar`. Invalid values stop the backend at startup, naming the key.
+     */
+    registrar?: {
+      /** Run the registrar. Default false. */
+      enabled?: boolean;
+      /** Namespace Argo CD reads cluster Secrets from. Default argocd. */
+      targetNamespace?: string;
+      /**
+       * Prefix of the labels read off source namespaces and written on cluster Secrets: non-empty,
+       * ending in '/', not inside argocd.argoproj.io/. Default argocd-cluster-registrar/.
+       */
+      labelPrefix?: string;
+      /** Value of `<labelPrefix>managed-by`: which namespaces and Secrets this instance owns. Default cluster-registrar. */
+      managedBy?: string;
+      /**
+       * Provisioner shapes, in precedence order: presets (k3k, vcluster, kamaji, capi, capa-eks,
+       * capz-aks), `name=glob=key[,key][=exec]`, or custom objects. Default [k3k].
+       */
+      providers?: Array<
+        | string
+        | {
+            /** Written as the `<labelPrefix>provider` label; a preset name alone selects the preset. */
+            name: string;
+            /** Go path.Match glob over Secret names in a managed namespace, e.g. `k3k-*-kubeconfig`. */
+            secretNamePattern?: string;
+            /** Data keys that may hold the kubeconfig, tried in order. */
+            keys?: string[];
+            /** Exec credentials may be converted (also needs execCredentials). */
+            allowExec?: boolean;
+            /** The provisioner's Secret type, preferred when several Secrets match. */
+            secretType?: string;
+          }
+      >;
+      /** Time between passes: a Go duration (`60s`), ISO 8601, seconds, or `{ seconds: 60 }`. Default 60s; must be > 0. */
+      interval?:
+        | string
+        | number
+        | {
+            milliseconds?: number;
+            seconds?: number;
+            minutes?: number;
+            hours?: number;
+            days?: number;
+          };
+      /** Delete demoted (renamed-away) registrations this long after demotion; 0 = never. Default 0. */
+      demotedTtl?:
+        | string
+        | number
+        | {
+            milliseconds?: number;
+            seconds?: number;
+            minutes?: number;
+            hours?: number;
+            days?: number;
+          };
+      /** Convert exec credentials (aws, aws-iam-authenticator, kubelogin) for providers that allow it. Default false. */
+      execCredentials?: boolean;
+      /** Log what would change; write nothing. Default false. */
+      dryRun?: boolean;
+    };
   };
 }

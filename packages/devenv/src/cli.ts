@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBinaries } from './binaries';
 import {
+  ClusterInfo,
   isHealthy,
   openControlPlane,
   startControlPlane,
   stopControlPlane,
 } from './controlPlane';
-import { createNodes, ensureNamespace } from './helpers';
+import { createNodes, ensureNamespace, installCrds } from './helpers';
 import { rssBytes } from './processes';
 
 const USAGE = `usage: devenv <up|down|status|build> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
@@ -59,6 +60,7 @@ async function up(flags: Record<string, string>) {
   if (fs.existsSync(statePath)) {
     if (await isHealthy(statePath)) {
       say(`devenv: already up (${statePath})`);
+      await installProjectCrds(openControlPlane(statePath).clusters[0]);
       printClusters(statePath, dataDir);
       return;
     }
@@ -79,6 +81,7 @@ async function up(flags: Record<string, string>) {
     ownerPid: flags['owner-pid'] ? Number(flags['owner-pid']) : undefined,
     log: m => say(`devenv: ${m}`),
   });
+  await installProjectCrds(cp.clusters[0]);
   if (demo) {
     const [management, workload] = cp.clusters;
     await ensureNamespace(management, 'infrared');
@@ -97,6 +100,14 @@ async function up(flags: Record<string, string>) {
     )}s (state ${statePath})`,
   );
   printClusters(statePath, dataDir);
+}
+
+/** The project's CRDs (deploy/crds) on the management cluster, current with the checkout. */
+async function installProjectCrds(management: ClusterInfo) {
+  const dir = path.join(findRepoRoot(), 'deploy', 'crds');
+  if (!fs.existsSync(dir)) return;
+  const names = await installCrds(management, dir);
+  say(`devenv: CRDs served on ${management.name}: ${names.join(', ')}`);
 }
 
 function printClusters(statePath: string, dataDir?: string) {

@@ -1,0 +1,145 @@
+import {
+  createBackendModule,
+  type ServiceFactory,
+} from '@backstage/backend-plugin-api';
+import {
+  mockCredentials,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import {
+  InMemoryManagementApi,
+  type ClusterProber,
+  type ProbeResult,
+} from '@internal/plugin-infrared-node';
+import request from 'supertest';
+import type { GitopsChange, GitopsPublisher } from '../../gitops';
+import { gitopsPublisherExtensionPoint } from '../../gitops';
+import { infraredKubeServiceFactory } from '../../kube';
+import { SerialScheduler } from '../../clusters/__testUtils__/serialScheduler';
+import { CLUSTERS_RECONCILE_TASK_ID, infraredPlugin } from '../../plugin';
+import { OpenApiCheck } from './openApiCheck';
+
+/** A publisher that records the changes it was given and merges each at once. */
+export class RecordingPublisher implements GitopsPublisher {
+  readonly changes: GitopsChange[] = [];
+  failWith?: Error;
+
+  async publish(change: GitopsChange) {
+    if (this.failWith) throw this.failWith;
+    this.changes.push(change);
+    const n = this.changes.length;
+    return {
+      url: `https://git.example/pull/${n}`,
+      commit: `c${n}`,
+      merged: true,
+      pullRequest: { number: n, url: `https://git.example/pull/${n}` },
+    };
+  }
+
+  async describe() {
+    return {
+      type: 'fake',
+      repoUrl: 'https://git.example/gitops.git',
+      defaultBranch: 'main',
+    };
+  }
+}
+
+export class FakeProber implements ClusterProber {
+  result: ProbeResult = { ok: true, kubernetesVersion: 'v1.37.2', nodes: 2 };
+  async probe() {
+    return this.result;
+  }
+}
+
+export interface Harness {
+  api: InMemoryManagementApi;
+  publisher: RecordingPublisher;
+  prober: FakeProber;
+  scheduler: SerialScheduler;
+  /** Sends a request as `as` (a signed-in user by default) and checks the answer against openapi.yaml. */
+  send(
+    method: 'get' | 'post' | 'delete',
+    path: string,
+    options?: {
+      body?: unknown;
+      raw?: string;
+      contentType?: string;
+      as?: 'user' | 'none' | 'service';
+    },
+  ): Promise<request.Response>;
+  responses: request.Response[];
+  openapi: OpenApiCheck;
+}
+
+/** The infrared plugin in a test backend, on an in-memory management cluster. */
+export async function startHarness(
+  options: {
+    features?: ServiceFactory[];
+    managed?: boolean;
+    openapi?: OpenApiCheck;
+  } = {},
+): Promise<Harness> {
+  const api = new InMemoryManagementApi();
+  const publisher = new RecordingPublisher();
+  const prober = new FakeProber();
+  const scheduler = new SerialScheduler();
+  const publisherModule = createBackendModule({
+    pluginId: 'infrared',
+    moduleId: 'test-publisher',
+    register(env) {
+      env.registerInit({
+        deps: { gitops: gitopsPublisherExtensionPoint },
+        async init({ gitops }) {
+          gitops.setPublisher(() => publisher);
+        },
+      });
+    },
+  });
+  const { server } = await startTestBackend({
+    features: [
+      infraredPlugin,
+      publisherModule,
+      scheduler.factory(),
+      infraredKubeServiceFactory(
+        options.managed === false
+          ? { unavailable: 'no management cluster is configured (test)' }
+          : {
+              management: {
+                api,
+                prober,
+                probeCounter: api.counter,
+                server: 'memory',
+              },
+            },
+      ),
+      ...(options.features ?? []),
+    ],
+  });
+  if (options.managed !== false) {
+    // The first pass, as on start: it makes the management cluster.
+    await scheduler.triggerTask(CLUSTERS_RECONCILE_TASK_ID);
+  }
+  const openapi = options.openapi ?? new OpenApiCheck();
+  const responses: request.Response[] = [];
+  const send: Harness['send'] = async (method, path, opts = {}) => {
+    let req = request(server)[method](`/api/infrared${path}`);
+    const as = opts.as ?? 'user';
+    if (as === 'user')
+      req = req.set('Authorization', mockCredentials.user.header());
+    if (as === 'service')
+      req = req.set('Authorization', mockCredentials.service.header());
+    if (opts.raw !== undefined) {
+      req = req
+        .set('Content-Type', opts.contentType ?? 'application/json')
+        .send(opts.raw);
+    } else if (opts.body !== undefined) {
+      req = req.send(opts.body as object);
+    }
+    const res = await req;
+    responses.push(res);
+    openapi.check(method, path, res.status, res.body);
+    return res;
+  };
+  return { api, publisher, prober, scheduler, send, responses, openapi };
+}

@@ -1,0 +1,45 @@
+import { InputError } from '@backstage/errors';
+import type { ErrorRequestHandler } from 'express';
+
+/** Largest request body: a kubeconfig is a few KiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** 413, with a message saying the limit (Backstage's error handler reads `statusCode`). */
+export class PayloadTooLargeError extends Error {
+  readonly name = 'PayloadTooLargeError';
+  readonly statusCode = 413;
+}
+
+/**
+ * Turns express.json's errors into ones with a clear message and nothing of the body in them
+ * (body-parser attaches the raw body to its parse errors; those must never reach a response or a log).
+ */
+export const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
+  const type = (err as { type?: string })?.type;
+  if (type === 'entity.too.large') {
+    const length = Number((err as { length?: number }).length);
+    const size = Number.isFinite(length) ? ` (${length} bytes)` : '';
+    next(
+      new PayloadTooLargeError(
+        `the request body${size} is over the limit of 1 MiB: a kubeconfig is far smaller; send only the fields the API takes`,
+      ),
+    );
+    return;
+  }
+  if (type === 'entity.parse.failed') {
+    const at = /position (\d+)/.exec(String(err?.message ?? ''));
+    next(
+      new InputError(
+        `the request body is not valid JSON${
+          at ? ` (at position ${at[1]})` : ''
+        }`,
+      ),
+    );
+    return;
+  }
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    next(new InputError('the request body must be UTF-8 JSON'));
+    return;
+  }
+  next(err);
+};

@@ -1,0 +1,450 @@
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import {
+  INFRARED_NAMESPACE,
+  secretStrings,
+} from '@internal/plugin-infrared-common';
+import { KubeApiError } from '@internal/plugin-infrared-node';
+import {
+  CA,
+  CERT,
+  KEY,
+  kubeconfigText,
+  SERVER,
+  TOKEN,
+} from '../clusters/__testUtils__/fixtures';
+import { BAD_REQUESTS } from './__testUtils__/badRequests';
+import { OpenApiCheck } from './__testUtils__/openApiCheck';
+import { startHarness, type Harness } from './__testUtils__/harness';
+
+const openapi = new OpenApiCheck();
+const everyResponse: Array<{ status: number; text: string }> = [];
+const CERT_KUBECONFIG = kubeconfigText({
+  'client-certificate-data': CERT,
+  'client-key-data': KEY,
+});
+
+async function harness(
+  options: Parameters<typeof startHarness>[0] = {},
+): Promise<Harness> {
+  const h = await startHarness({ ...options, openapi });
+  const send = h.send;
+  h.send = async (...args) => {
+    const res = await send(...args);
+    everyResponse.push({ status: res.status, text: res.text });
+    return res;
+  };
+  return h;
+}
+
+/** Writes the test made, besides the management Cluster the first pass creates. */
+function writes(h: Harness) {
+  const verbs = h.api.counter.byVerb();
+  return (
+    (verbs.POST ?? 0) +
+    (verbs.PUT ?? 0) +
+    (verbs.PATCH ?? 0) +
+    (verbs.DELETE ?? 0)
+  );
+}
+
+describe('REST API /v1/clusters', () => {
+  describe('POST', () => {
+    it('registers a kubeconfig cluster: Secret, Cluster, owner reference; 201 without the kubeconfig', async () => {
+      const h = await harness();
+      const res = await h.send('post', '/v1/clusters', {
+        body: {
+          name: 'edge-us-east-1',
+          kubeconfig: kubeconfigText(),
+          flavor: 'k3s',
+          provider: 'aws',
+          region: 'us-east-1',
+        },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        name: 'edge-us-east-1',
+        type: 'workload',
+        flavor: 'k3s',
+        provider: 'aws',
+        region: 'us-east-1',
+        connection: 'kubeconfig',
+        conditions: [],
+      });
+      const cluster = h.api.clusterStore.get('edge-us-east-1')!;
+      expect(cluster.spec.connection).toEqual({
+        kubeconfigSecretRef: {
+          name: 'cluster-edge-us-east-1-kubeconfig',
+          key: 'kubeconfig',
+        },
+      });
+      const secret = h.api.secretStore.get(
+        `${INFRARED_NAMESPACE}/cluster-edge-us-east-1-kubeconfig`,
+      )!;
+      expect(secretStrings(secret).kubeconfig).toBe(kubeconfigText());
+      expect(secret.metadata.ownerReferences).toEqual([
+        expect.objectContaining({
+          kind: 'Cluster',
+          name: 'edge-us-east-1',
+          uid: cluster.metadata.uid,
+          controller: true,
+        }),
+      ]);
+    });
+
+    it('reconciles the new cluster at once: Connected, Argo CD Secret, Registered', async () => {
+      const h = await harness();
+      await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', kubeconfig: kubeconfigText() },
+      });
+      let view: any;
+      for (let i = 0; i < 100; i++) {
+        view = (await h.send('get', '/v1/clusters/edge')).body;
+        if (view.conditions.find((c: any) => c.type === 'Registered')) break;
+        await new Promise(r => setTimeout(r, 20));
+      }
+      expect(view.conditions.map((c: any) => [c.type, c.status])).toEqual([
+        ['Connected', 'True'],
+        ['Registered', 'True'],
+      ]);
+      expect(view).toMatchObject({
+        kubernetesVersion: 'v1.37.2',
+        nodes: 2,
+        argoSecret: 'cluster-edge',
+        argoServer: SERVER,
+        gitopsPath: 'registry/clusters/edge/components',
+        pullRequest: { url: expect.any(String), merged: true },
+      });
+      // Once, although an API write also triggers the scheduled pass.
+      await h.scheduler.triggerTask('infrared-clusters-reconcile');
+      expect(
+        h.publisher.changes.filter(c => c.key === 'cluster-edge'),
+      ).toHaveLength(1);
+      expect(h.api.secretStore.has('argocd/cluster-edge')).toBe(true);
+    });
+
+    it('registers an inCluster cluster without any Secret', async () => {
+      const h = await harness();
+      const res = await h.send('post', '/v1/clusters', {
+        body: { name: 'local-zones', inCluster: true },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.connection).toBe('inCluster');
+      expect(h.api.clusterStore.get('local-zones')!.spec.connection).toEqual({
+        inCluster: true,
+      });
+      expect(
+        [...h.api.secretStore.keys()].filter(k => k.includes('local-zones')),
+      ).toEqual([]);
+    });
+
+    it('is allowed to a caller with an external-access token (service principal)', async () => {
+      const h = await harness();
+      const res = await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', inCluster: true },
+        as: 'service',
+      });
+      expect(res.status).toBe(201);
+    });
+
+    it.each(BAD_REQUESTS)(
+      'refuses %s with 400 naming field and reason, writing nothing',
+      async (_what, body, patterns) => {
+        const h = await harness();
+        const before = writes(h);
+        const res = await h.send('post', '/v1/clusters', { body });
+        expect(res.status).toBe(400);
+        expect(res.body.error.name).toBe('InputError');
+        for (const pattern of patterns)
+          expect(res.body.error.message).toMatch(pattern);
+        expect(res.body.error.errors.length).toBeGreaterThan(0);
+        expect(writes(h)).toBe(before);
+        expect([...h.api.secretStore.keys()]).toEqual([]);
+      },
+    );
+
+    it('refuses malformed JSON with 400, without echoing the body', async () => {
+      const h = await harness();
+      const res = await h.send('post', '/v1/clusters', {
+        raw: `{"name": "edge", "kubeconfig": "token: ${TOKEN}" `,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/not valid JSON/);
+      expect(res.text).not.toContain(TOKEN);
+    });
+
+    it('refuses a body over 1 MiB with 413 and a clear message', async () => {
+      const h = await harness();
+      const res = await h.send('post', '/v1/clusters', {
+        raw: JSON.stringify({
+          name: 'edge',
+          kubeconfig: `${kubeconfigText()}#${'x'.repeat(1024 * 1024)}`,
+        }),
+      });
+      expect(res.status).toBe(413);
+      expect(res.body.error.message).toMatch(/over the limit of 1 MiB/);
+      expect(h.api.clusterStore.has('edge')).toBe(false);
+    });
+
+    it('accepts a body just under 1 MiB (the limit is the body, not less)', async () => {
+      const h = await harness();
+      const text = kubeconfigText();
+      const padding = 1024 * 1024 - 200 - text.length;
+      const res = await h.send('post', '/v1/clusters', {
+        raw: JSON.stringify({
+          name: 'edge',
+          kubeconfig: `${text}#${'x'.repeat(padding)}`,
+        }),
+      });
+      expect(res.status).toBe(201);
+    });
+
+    it('answers 409 when the Cluster exists, writing nothing', async () => {
+      const h = await harness();
+      await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', inCluster: true },
+      });
+      const before = writes(h);
+      const res = await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', kubeconfig: kubeconfigText() },
+      });
+      expect(res.status).toBe(409);
+      expect(res.body.error.message).toMatch(/cluster edge already exists/);
+      expect(writes(h)).toBe(before);
+      expect(
+        h.api.secretStore.has(`${INFRARED_NAMESPACE}/cluster-edge-kubeconfig`),
+      ).toBe(false);
+    });
+
+    it('answers 409 when a kubeconfig Secret of that name is already there', async () => {
+      const h = await harness();
+      await h.api.secrets.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'Opaque',
+        metadata: {
+          name: 'cluster-edge-kubeconfig',
+          namespace: INFRARED_NAMESPACE,
+        },
+        stringData: { kubeconfig: 'hand-made' },
+      });
+      const res = await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', kubeconfig: CERT_KUBECONFIG },
+      });
+      expect(res.status).toBe(409);
+      expect(res.body.error.message).toMatch(
+        /already exists without a Cluster/,
+      );
+      expect(h.api.clusterStore.has('edge')).toBe(false);
+      expect(
+        secretStrings(
+          h.api.secretStore.get(
+            `${INFRARED_NAMESPACE}/cluster-edge-kubeconfig`,
+          )!,
+        ).kubeconfig,
+      ).toBe('hand-made');
+    });
+
+    it('removes the kubeconfig Secret again when the Cluster cannot be created', async () => {
+      const h = await harness();
+      h.api.failNext.set(
+        'clusters.create',
+        new KubeApiError(
+          422,
+          'Invalid',
+          'CREATE cluster edge: spec.region: Too long',
+        ),
+      );
+      const res = await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', kubeconfig: kubeconfigText() },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/refused it/);
+      expect([...h.api.secretStore.keys()]).toEqual([]);
+      expect(h.api.clusterStore.has('edge')).toBe(false);
+    });
+
+    it('answers 403 to a caller who is not a platform admin, writing nothing', async () => {
+      const h = await harness({
+        features: [
+          mockServices.permissions.factory({ result: AuthorizeResult.DENY }),
+        ],
+      });
+      const before = writes(h);
+      const res = await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', kubeconfig: kubeconfigText() },
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.error.name).toBe('NotAllowedError');
+      expect(res.body.error.message).toMatch(/infrared\.cluster\.create/);
+      expect(writes(h)).toBe(before);
+    });
+
+    it('answers 401 without a token', async () => {
+      const h = await harness({
+        features: [
+          mockServices.httpAuth.factory({
+            defaultCredentials: mockCredentials.none(),
+          }),
+        ],
+      });
+      const res = await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', inCluster: true },
+        as: 'none',
+      });
+      expect(res.status).toBe(401);
+    });
+
+    it('answers 503 when no management cluster is configured', async () => {
+      const h = await harness({ managed: false });
+      const res = await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', inCluster: true },
+      });
+      expect(res.status).toBe(503);
+      expect(res.body.error.message).toMatch(/no management cluster/);
+    });
+
+    it('audits registration without the kubeconfig', async () => {
+      const auditor = mockServices.auditor.mock();
+      const h = await harness({ features: [auditor.factory] });
+      await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', kubeconfig: kubeconfigText() },
+      });
+      expect(auditor.createEvent).toHaveBeenCalledWith(
+        expect.objectContaining({
+          eventId: 'cluster-register',
+          meta: { cluster: 'edge' },
+        }),
+      );
+      for (const [options] of auditor.createEvent.mock.calls) {
+        expect(JSON.stringify(options.meta ?? {})).not.toContain(TOKEN);
+      }
+    });
+  });
+
+  describe('GET', () => {
+    it('lists clusters, the management cluster included, without credentials', async () => {
+      const h = await harness();
+      await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', kubeconfig: CERT_KUBECONFIG },
+      });
+      const res = await h.send('get', '/v1/clusters');
+      expect(res.status).toBe(200);
+      expect(res.body.items.map((c: any) => [c.name, c.type])).toEqual([
+        ['edge', 'workload'],
+        ['infrared-mgmt', 'management'],
+      ]);
+    });
+
+    it('returns one cluster', async () => {
+      const h = await harness();
+      await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', inCluster: true },
+      });
+      const res = await h.send('get', '/v1/clusters/edge');
+      expect(res.status).toBe(200);
+      expect(res.body.name).toBe('edge');
+    });
+
+    it('answers 404 for an unknown or impossible name', async () => {
+      const h = await harness();
+      expect((await h.send('get', '/v1/clusters/nope')).status).toBe(404);
+      expect((await h.send('get', '/v1/clusters/NOPE%2Fstatus')).status).toBe(
+        404,
+      );
+    });
+
+    it('answers 403 without the read permission', async () => {
+      const h = await harness({
+        features: [
+          mockServices.permissions.factory({ result: AuthorizeResult.DENY }),
+        ],
+      });
+      expect((await h.send('get', '/v1/clusters')).status).toBe(403);
+      expect((await h.send('get', '/v1/clusters/infrared-mgmt')).status).toBe(
+        403,
+      );
+    });
+
+    it('answers 503 with what to do when the Cluster CRD is not installed', async () => {
+      const h = await harness();
+      h.api.failNext.set(
+        'clusters.list',
+        new KubeApiError(
+          404,
+          'NotFound',
+          'LIST clusters: the server could not find the requested resource',
+        ),
+      );
+      const res = await h.send('get', '/v1/clusters');
+      expect(res.status).toBe(503);
+      expect(res.body.error.message).toMatch(/apply the CRDs in deploy\/crds/);
+    });
+
+    it('answers /health', async () => {
+      const h = await harness();
+      expect((await h.send('get', '/health')).body).toEqual({ status: 'ok' });
+    });
+  });
+
+  describe('DELETE', () => {
+    it('removes a cluster; its Secrets go with it (owner references)', async () => {
+      const h = await harness();
+      await h.send('post', '/v1/clusters', {
+        body: { name: 'edge', kubeconfig: kubeconfigText() },
+      });
+      await h.scheduler.triggerTask('infrared-clusters-reconcile');
+      expect(h.api.secretStore.has('argocd/cluster-edge')).toBe(true);
+      const res = await h.send('delete', '/v1/clusters/edge');
+      expect(res.status).toBe(204);
+      expect(h.api.clusterStore.has('edge')).toBe(false);
+      expect([...h.api.secretStore.keys()]).toEqual([]);
+    });
+
+    it('answers 404 for an unknown cluster', async () => {
+      const h = await harness();
+      const res = await h.send('delete', '/v1/clusters/nope');
+      expect(res.status).toBe(404);
+    });
+
+    it('answers 400 for an impossible name', async () => {
+      const h = await harness();
+      const res = await h.send('delete', '/v1/clusters/Nope');
+      expect(res.status).toBe(400);
+    });
+
+    it('refuses to remove the management cluster with 409 and the reason', async () => {
+      const h = await harness();
+      const res = await h.send('delete', '/v1/clusters/infrared-mgmt');
+      expect(res.status).toBe(409);
+      expect(res.body.error.message).toMatch(
+        /the management cluster cannot be removed/,
+      );
+      expect(h.api.clusterStore.has('infrared-mgmt')).toBe(true);
+    });
+
+    it('answers 403 to a caller who is not a platform admin', async () => {
+      const h = await harness({
+        features: [
+          mockServices.permissions.factory({ result: AuthorizeResult.DENY }),
+        ],
+      });
+      const res = await h.send('delete', '/v1/clusters/infrared-mgmt');
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toMatch(/infrared\.cluster\.delete/);
+    });
+  });
+
+  // Last, after every other test here has recorded its answers.
+  describe('all answers', () => {
+    it('never carried a credential, and covered every operation of openapi.yaml', () => {
+      expect(everyResponse.length).toBeGreaterThan(40);
+      for (const { text } of everyResponse) {
+        for (const secret of [TOKEN, CERT, KEY, CA, 'kind: Config']) {
+          expect(text).not.toContain(secret);
+        }
+      }
+      expect(openapi.unexercised()).toEqual([]);
+    });
+  });
+});

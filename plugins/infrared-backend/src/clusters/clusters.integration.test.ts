@@ -1,0 +1,524 @@
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import {
+  createNodes,
+  eventually,
+  getTestControlPlane,
+  KubeClient as AdminClient,
+  uniqueName,
+} from '@internal/devenv';
+import { ClusterView, findCondition } from '@internal/plugin-infrared-common';
+import {
+  KubeClient,
+  KubeClusterProber,
+  kubeConfigFromText,
+  managementApi,
+  RequestCounter,
+} from '@internal/plugin-infrared-node';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { BAD_REQUESTS } from '../api/__testUtils__/badRequests';
+import { infraredKubeServiceFactory } from '../kube';
+import { infraredPlugin } from '../plugin';
+import {
+  deleteServiceAccount,
+  tokenKubeconfig,
+  withServer,
+} from '../kube/__testUtils__/workload';
+import { prepareManagementCluster } from './__testUtils__/managementCluster';
+import { SerialScheduler } from './__testUtils__/serialScheduler';
+
+jest.setTimeout(180_000);
+
+const TASK = 'infrared-clusters-reconcile';
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const unb64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
+
+/**
+ * The backend plugin against a real management API server and a real workload API server
+ * (packages/devenv), running as the ServiceAccount `infrared/infrared-backend` with only the RBAC in
+ * deploy/rbac, with the local gitops publisher.
+ */
+describe('cluster registration on a real control plane', () => {
+  const cp = getTestControlPlane();
+  const management = cp.cluster('management');
+  const workload = cp.cluster('workload-a');
+  const admin = AdminClient.fromKubeconfig(management.kubeconfig);
+  const scheduler = new SerialScheduler();
+  const counter = new RequestCounter();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-it-'));
+  const gitops = path.join(tmp, 'gitops.git');
+  let server: any;
+  let backendKubeconfig: string;
+
+  const send = (
+    method: 'get' | 'post' | 'delete',
+    url: string,
+    body?: unknown,
+  ) => {
+    const req = request(server)
+      [method](`/api/infrared${url}`)
+      .set('Authorization', mockCredentials.user.header());
+    return body === undefined ? req : req.send(body as object);
+  };
+  const pass = () => scheduler.triggerTask(TASK);
+  const view = async (name: string): Promise<ClusterView> => {
+    const res = await send('get', `/v1/clusters/${name}`);
+    if (res.status !== 200) throw new Error(`GET ${name}: ${res.status}`);
+    return res.body;
+  };
+  const condition = (v: ClusterView, type: string) => findCondition(v, type);
+  const waitRegistered = (name: string) =>
+    eventually(
+      async () => {
+        const v = await view(name);
+        return condition(v, 'Registered')?.status === 'True' && v;
+      },
+      60_000,
+      100,
+    );
+  const getSecret = async (namespace: string, name: string) => {
+    const res = await admin.request(
+      'GET',
+      `/api/v1/namespaces/${namespace}/secrets/${name}`,
+    );
+    return res.status === 200 ? res.body : undefined;
+  };
+  const git = (...args: string[]) =>
+    execFileSync('git', [`--git-dir=${gitops}`, ...args], {
+      encoding: 'utf8',
+    }).trim();
+  const register = async (name: string, kubeconfig: string, extra = {}) => {
+    const res = await send('post', '/v1/clusters', {
+      name,
+      kubeconfig,
+      ...extra,
+    });
+    expect(res.status).toBe(201);
+    return res.body as ClusterView;
+  };
+
+  beforeAll(async () => {
+    backendKubeconfig = await prepareManagementCluster(management);
+    await createNodes(workload, 2, uniqueName('it-node'));
+    const client = new KubeClient(kubeConfigFromText(backendKubeconfig), {
+      counter,
+    });
+    ({ server } = await startTestBackend({
+      features: [
+        infraredPlugin,
+        scheduler.factory(),
+        infraredKubeServiceFactory({
+          management: {
+            api: managementApi(client),
+            prober: new KubeClusterProber(client),
+            probeCounter: new RequestCounter(),
+            server: client.server,
+          },
+        }),
+        mockServices.rootConfig.factory({
+          data: { infrared: { gitops: { type: 'local', path: gitops } } },
+        }),
+      ],
+    }));
+    await pass();
+  });
+
+  afterAll(() => {
+    scheduler.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('registers a cluster from a ServiceAccount token kubeconfig: Connected, Argo CD Secret, Registered', async () => {
+    const name = uniqueName('edge-token');
+    const kubeconfig = await tokenKubeconfig(workload, uniqueName('sa'));
+    const token = /token: (\S+)/.exec(kubeconfig)![1];
+    const created = await register(name, kubeconfig, {
+      flavor: 'k3s',
+      provider: 'local',
+    });
+    expect(JSON.stringify(created)).not.toContain(token);
+
+    const v = await waitRegistered(name);
+    const nodes = (
+      await AdminClient.fromKubeconfig(workload.kubeconfig).must(
+        'GET',
+        '/api/v1/nodes',
+      )
+    ).body.items.length;
+    expect(condition(v, 'Connected')).toMatchObject({
+      status: 'True',
+      reason: 'Connected',
+    });
+    expect(v.kubernetesVersion).toMatch(/^v1\.\d+\.\d+/);
+    expect(v.nodes).toBeGreaterThanOrEqual(2);
+    expect(v.nodes).toBeLessThanOrEqual(nodes);
+    expect(v.argoSecret).toBe(`cluster-${name}`);
+    expect(v.argoServer).toBe(workload.server);
+    expect(v.gitopsPath).toBe(`registry/clusters/${name}/components`);
+    expect(v.pullRequest).toMatchObject({
+      merged: true,
+      commit: expect.any(String),
+    });
+
+    const cluster = (
+      await admin.must(
+        'GET',
+        `/apis/infrared.darkshift.io/v1alpha1/clusters/${name}`,
+      )
+    ).body;
+    const kubeconfigSecret = await getSecret(
+      'infrared',
+      `cluster-${name}-kubeconfig`,
+    );
+    expect(kubeconfigSecret.metadata.ownerReferences).toEqual([
+      expect.objectContaining({
+        kind: 'Cluster',
+        name,
+        uid: cluster.metadata.uid,
+        controller: true,
+      }),
+    ]);
+    expect(unb64(kubeconfigSecret.data.kubeconfig)).toBe(kubeconfig);
+
+    const argo = await getSecret('argocd', `cluster-${name}`);
+    expect(argo.metadata.labels).toMatchObject({
+      'argocd.argoproj.io/secret-type': 'cluster',
+      'app.kubernetes.io/managed-by': 'infrared',
+    });
+    expect(argo.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ uid: cluster.metadata.uid }),
+    ]);
+    expect(unb64(argo.data.name)).toBe(name);
+    expect(unb64(argo.data.server)).toBe(workload.server);
+    const config = JSON.parse(unb64(argo.data.config));
+    expect(config).toEqual({
+      bearerToken: token,
+      tlsClientConfig: { insecure: false, caData: b64(workload.caData) },
+    });
+
+    const app = git(
+      'show',
+      `main:registry/clusters/infrared-mgmt/components/cluster-${name}.yaml`,
+    );
+    expect(app).toContain(`name: registry-${name}`);
+    expect(app).toContain('argocd.argoproj.io/sync-wave: "50"');
+    expect(app).toContain(`path: registry/clusters/${name}/components`);
+    expect(
+      git('show', `main:registry/clusters/${name}/components/README.md`),
+    ).toContain(name);
+
+    // No second change when the files are already there.
+    const head = git('rev-parse', 'main');
+    await pass();
+    await pass();
+    expect(git('rev-parse', 'main')).toBe(head);
+  });
+
+  it('registers a cluster from a client-certificate kubeconfig', async () => {
+    const name = uniqueName('edge-cert');
+    await register(name, workload.kubeconfig);
+    const v = await waitRegistered(name);
+    expect(condition(v, 'Connected')?.status).toBe('True');
+    const argo = await getSecret('argocd', `cluster-${name}`);
+    const config = JSON.parse(unb64(argo.data.config));
+    expect(config.bearerToken).toBeUndefined();
+    expect(config.tlsClientConfig).toEqual({
+      insecure: false,
+      caData: b64(workload.caData),
+      certData: expect.any(String),
+      keyData: expect.any(String),
+    });
+  });
+
+  it('shows Connected False Unreachable for a server nobody listens on, and waits to register', async () => {
+    const name = uniqueName('edge-down');
+    await register(
+      name,
+      withServer(workload.kubeconfig, 'https://127.0.0.1:1'),
+    );
+    const v = await eventually(
+      async () => {
+        const x = await view(name);
+        return condition(x, 'Connected') && x;
+      },
+      30_000,
+      100,
+    );
+    expect(condition(v, 'Connected')).toMatchObject({
+      status: 'False',
+      reason: 'Unreachable',
+    });
+    expect(condition(v, 'Registered')).toMatchObject({
+      status: 'False',
+      reason: 'WaitingForConnection',
+    });
+    expect(await getSecret('argocd', `cluster-${name}`)).toBeUndefined();
+    expect(() =>
+      git(
+        'show',
+        `main:registry/clusters/infrared-mgmt/components/cluster-${name}.yaml`,
+      ),
+    ).toThrow();
+  });
+
+  it('shows Connected False Unauthorized once the ServiceAccount behind the token is deleted', async () => {
+    const name = uniqueName('edge-revoke');
+    const sa = uniqueName('sa');
+    await register(name, await tokenKubeconfig(workload, sa));
+    await waitRegistered(name);
+    await deleteServiceAccount(workload, sa);
+    // The API server keeps a token it has accepted in its cache for a few seconds.
+    const v = await eventually(
+      async () => {
+        await pass();
+        const x = await view(name);
+        return condition(x, 'Connected')?.status === 'False' && x;
+      },
+      60_000,
+      1000,
+    );
+    expect(condition(v, 'Connected')).toMatchObject({
+      status: 'False',
+      reason: 'Unauthorized',
+    });
+    expect(condition(v, 'Connected')!.message).toMatch(
+      /invalid, expired or revoked/,
+    );
+    // Registration happened; it stays.
+    expect(condition(v, 'Registered')?.status).toBe('True');
+  });
+
+  it('rewrites the Argo CD Secret when the kubeconfig Secret is rotated, then leaves it alone', async () => {
+    const name = uniqueName('edge-rotate');
+    await register(name, await tokenKubeconfig(workload, uniqueName('sa')));
+    await waitRegistered(name);
+    const rotated = await tokenKubeconfig(workload, uniqueName('sa'));
+    await admin.must(
+      'PATCH',
+      `/api/v1/namespaces/infrared/secrets/cluster-${name}-kubeconfig`,
+      { data: { kubeconfig: b64(rotated) } },
+      [],
+      'application/merge-patch+json',
+    );
+    await pass();
+    const argo = await getSecret('argocd', `cluster-${name}`);
+    expect(JSON.parse(unb64(argo.data.config)).bearerToken).toBe(
+      /token: (\S+)/.exec(rotated)![1],
+    );
+    await pass();
+    expect(
+      (await getSecret('argocd', `cluster-${name}`)).metadata.resourceVersion,
+    ).toBe(argo.metadata.resourceVersion);
+  });
+
+  it('restores a deleted Argo CD Secret and a hand-edited one, keeping what others added', async () => {
+    const name = uniqueName('edge-restore');
+    await register(name, workload.kubeconfig);
+    await waitRegistered(name);
+    const right = await getSecret('argocd', `cluster-${name}`);
+
+    await admin.must(
+      'DELETE',
+      `/api/v1/namespaces/argocd/secrets/cluster-${name}`,
+    );
+    await pass();
+    const restored = await getSecret('argocd', `cluster-${name}`);
+    expect(restored.data).toEqual(right.data);
+
+    await admin.must(
+      'PATCH',
+      `/api/v1/namespaces/argocd/secrets/cluster-${name}`,
+      {
+        metadata: {
+          annotations: { 'example.com/note': 'kept' },
+          labels: { 'app.kubernetes.io/managed-by': null },
+        },
+        data: {
+          server: b64('https://203.0.113.66:6443'),
+          project: b64('edge'),
+        },
+      },
+      [],
+      'application/merge-patch+json',
+    );
+    await pass();
+    const fixed = await getSecret('argocd', `cluster-${name}`);
+    expect(unb64(fixed.data.server)).toBe(workload.server);
+    expect(fixed.data.config).toBe(right.data.config);
+    expect(unb64(fixed.data.project)).toBe('edge');
+    expect(fixed.metadata.annotations['example.com/note']).toBe('kept');
+    expect(fixed.metadata.labels['app.kubernetes.io/managed-by']).toBe(
+      'infrared',
+    );
+  });
+
+  it('adopts a hand-made kubeconfig Secret of a Cluster made with kubectl', async () => {
+    const name = uniqueName('edge-kubectl');
+    await admin.must('POST', '/api/v1/namespaces/infrared/secrets', {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `${name}-kc`, namespace: 'infrared' },
+      stringData: { value: workload.kubeconfig },
+    });
+    const cluster = (
+      await admin.must(
+        'POST',
+        '/apis/infrared.darkshift.io/v1alpha1/clusters',
+        {
+          apiVersion: 'infrared.darkshift.io/v1alpha1',
+          kind: 'Cluster',
+          metadata: { name },
+          spec: {
+            type: 'workload',
+            flavor: 'k3s',
+            connection: {
+              kubeconfigSecretRef: { name: `${name}-kc`, key: 'value' },
+            },
+          },
+        },
+      )
+    ).body;
+    await pass();
+    const secret = await getSecret('infrared', `${name}-kc`);
+    expect(secret.metadata.ownerReferences).toEqual([
+      expect.objectContaining({
+        kind: 'Cluster',
+        name,
+        uid: cluster.metadata.uid,
+      }),
+    ]);
+    expect(secret.metadata.labels['app.kubernetes.io/managed-by']).toBe(
+      'infrared',
+    );
+    const v = await view(name);
+    expect(condition(v, 'Connected')?.status).toBe('True');
+    expect(condition(v, 'Registered')?.status).toBe('True');
+    expect(await getSecret('argocd', `cluster-${name}`)).toBeDefined();
+  });
+
+  it('removes a cluster; the garbage collector removes both Secrets; the gitops file stays', async () => {
+    const name = uniqueName('edge-remove');
+    await register(name, workload.kubeconfig);
+    await waitRegistered(name);
+    expect((await send('delete', `/v1/clusters/${name}`)).status).toBe(204);
+    expect((await send('get', `/v1/clusters/${name}`)).status).toBe(404);
+    await eventually(
+      async () =>
+        !(await getSecret('infrared', `cluster-${name}-kubeconfig`)) &&
+        !(await getSecret('argocd', `cluster-${name}`)),
+      60_000,
+      250,
+    );
+    expect(
+      git(
+        'show',
+        `main:registry/clusters/infrared-mgmt/components/cluster-${name}.yaml`,
+      ),
+    ).toContain(`registry-${name}`);
+  });
+
+  it('keeps the management cluster: made on start, inCluster, registered, and not removable', async () => {
+    const v = await view('infrared-mgmt');
+    expect(v).toMatchObject({ type: 'management', connection: 'inCluster' });
+    expect(v.argoServer).toBe('https://kubernetes.default.svc');
+    expect(v.argoSecret).toBeUndefined();
+    expect(condition(v, 'Connected')?.status).toBe('True');
+    expect(condition(v, 'Registered')?.status).toBe('True');
+    expect(await getSecret('argocd', 'cluster-infrared-mgmt')).toBeUndefined();
+    const res = await send('delete', '/v1/clusters/infrared-mgmt');
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toMatch(
+      /the management cluster cannot be removed/,
+    );
+    expect((await view('infrared-mgmt')).name).toBe('infrared-mgmt');
+  });
+
+  it('refuses every bad request with 400 and writes nothing', async () => {
+    const clustersBefore = (
+      await admin.must('GET', '/apis/infrared.darkshift.io/v1alpha1/clusters')
+    ).body.items.length;
+    const secretsBefore = (
+      await admin.must('GET', '/api/v1/namespaces/infrared/secrets')
+    ).body.items.length;
+    for (const [what, body, patterns] of BAD_REQUESTS) {
+      const res = await send('post', '/v1/clusters', body);
+      expect([what, res.status]).toEqual([what, 400]);
+      for (const p of patterns) expect(res.body.error.message).toMatch(p);
+    }
+    expect(
+      (await admin.must('GET', '/apis/infrared.darkshift.io/v1alpha1/clusters'))
+        .body.items.length,
+    ).toBe(clustersBefore);
+    expect(
+      (await admin.must('GET', '/api/v1/namespaces/infrared/secrets')).body
+        .items.length,
+    ).toBe(secretsBefore);
+  });
+
+  it('answers 409 for a name that is taken and writes nothing', async () => {
+    const name = uniqueName('edge-twice');
+    await register(name, workload.kubeconfig);
+    const secret = await getSecret('infrared', `cluster-${name}-kubeconfig`);
+    const res = await send('post', '/v1/clusters', { name, inCluster: true });
+    expect(res.status).toBe(409);
+    expect(
+      (await getSecret('infrared', `cluster-${name}-kubeconfig`)).metadata
+        .resourceVersion,
+    ).toBe(secret.metadata.resourceVersion);
+  });
+
+  it('writes nothing in a pass when everything is already right', async () => {
+    await pass();
+    const before = counter.byVerb();
+    const secretsBefore = (
+      await admin.must('GET', '/api/v1/namespaces/argocd/secrets')
+    ).body.items
+      .map((s: any) => `${s.metadata.name}@${s.metadata.resourceVersion}`)
+      .sort();
+    await pass();
+    const after = counter.byVerb();
+    for (const verb of ['POST', 'DELETE']) {
+      expect([verb, (after[verb] ?? 0) - (before[verb] ?? 0)]).toEqual([
+        verb,
+        0,
+      ]);
+    }
+    const secretsAfter = (
+      await admin.must('GET', '/api/v1/namespaces/argocd/secrets')
+    ).body.items
+      .map((s: any) => `${s.metadata.name}@${s.metadata.resourceVersion}`)
+      .sort();
+    expect(secretsAfter).toEqual(secretsBefore);
+  });
+
+  it('reaches the management cluster through infrared.managementCluster.kubeconfigPath', async () => {
+    const file = path.join(tmp, 'backend.kubeconfig');
+    fs.writeFileSync(file, backendKubeconfig);
+    const { server: other } = await startTestBackend({
+      features: [
+        infraredPlugin,
+        mockServices.scheduler.factory({ skipTaskRunOnStartup: true }),
+        mockServices.rootConfig.factory({
+          data: {
+            infrared: {
+              managementCluster: { kubeconfigPath: file },
+              gitops: { type: 'local', path: path.join(tmp, 'other.git') },
+            },
+          },
+        }),
+      ],
+    });
+    const res = await request(other)
+      .get('/api/infrared/v1/clusters/infrared-mgmt')
+      .set('Authorization', mockCredentials.user.header());
+    expect(res.status).toBe(200);
+    expect(res.body.type).toBe('management');
+  });
+});

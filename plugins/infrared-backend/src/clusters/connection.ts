@@ -1,0 +1,88 @@
+import {
+  inspectKubeconfig,
+  INFRARED_NAMESPACE,
+  KUBECONFIG_SECRET_KEY,
+  secretStrings,
+  type ClusterResource,
+  type KubeconfigAccepted,
+  type SecretObject,
+} from '@internal/plugin-infrared-common';
+
+/** Why a Cluster can't be reached before anything is tried. */
+export type ConnectionProblemReason =
+  | 'NoConnection'
+  | 'KubeconfigSecretMissing'
+  | 'KubeconfigKeyMissing'
+  | 'KubeconfigInvalid';
+
+/** How the backend reaches a Cluster, decided from its spec and its kubeconfig Secret alone. */
+export type ClusterConnection =
+  | { kind: 'inCluster' }
+  | {
+      kind: 'kubeconfig';
+      secretName: string;
+      /** The inspected kubeconfig: server, Argo CD config, inline credential. */
+      kubeconfig: KubeconfigAccepted;
+    }
+  | {
+      kind: 'unusable';
+      reason: ConnectionProblemReason;
+      message: string;
+    };
+
+/** The name of the kubeconfig Secret (namespace infrared) a Cluster refers to, if any. */
+export function kubeconfigSecretRef(
+  cluster: ClusterResource,
+): { name: string; key: string } | undefined {
+  const ref = cluster.spec.connection?.kubeconfigSecretRef;
+  if (!ref?.name) return undefined;
+  return { name: ref.name, key: ref.key || KUBECONFIG_SECRET_KEY };
+}
+
+/**
+ * Resolves a Cluster's connection. The kubeconfig goes through the same `inspectKubeconfig` as the
+ * API's validation, so a kubeconfig Secret made by hand is held to the same rules (no exec plugins,
+ * no file paths) before the backend uses it.
+ */
+export function resolveConnection(
+  cluster: ClusterResource,
+  kubeconfigSecret: SecretObject | undefined,
+): ClusterConnection {
+  if (cluster.spec.connection?.inCluster) return { kind: 'inCluster' };
+  const ref = kubeconfigSecretRef(cluster);
+  if (!ref) {
+    return {
+      kind: 'unusable',
+      reason: 'NoConnection',
+      message:
+        'spec.connection names neither inCluster nor kubeconfigSecretRef: set one so Infrared can reach the cluster',
+    };
+  }
+  const where = `Secret ${INFRARED_NAMESPACE}/${ref.name}`;
+  if (!kubeconfigSecret) {
+    return {
+      kind: 'unusable',
+      reason: 'KubeconfigSecretMissing',
+      message: `${where} (spec.connection.kubeconfigSecretRef) does not exist: create it with the cluster's kubeconfig under key ${ref.key}`,
+    };
+  }
+  const text = secretStrings(kubeconfigSecret)[ref.key];
+  if (text === undefined || !text.trim()) {
+    return {
+      kind: 'unusable',
+      reason: 'KubeconfigKeyMissing',
+      message: `${where} has no key ${ref.key}: put the cluster's kubeconfig under that key`,
+    };
+  }
+  const inspection = inspectKubeconfig(text, { refuseInClusterServer: true });
+  if (!inspection.ok) {
+    return {
+      kind: 'unusable',
+      reason: 'KubeconfigInvalid',
+      message: `${where}, key ${ref.key}, is refused: ${inspection.errors
+        .map(e => `${e.field}: ${e.message}`)
+        .join('; ')}`,
+    };
+  }
+  return { kind: 'kubeconfig', secretName: ref.name, kubeconfig: inspection };
+}

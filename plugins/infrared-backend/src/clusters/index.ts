@@ -1,0 +1,26 @@
+export { ClusterService, type ClusterServiceOptions } from './ClusterService';
+export {
+  ClusterReconciler,
+  registrationChange,
+  type ClusterReconcilerOptions,
+  type ReconcilePassSummary,
+} from './reconciler';
+export {
+  planClusterReconcile,
+  completeRegistration,
+  mergeOwnedStatus,
+  statusChanged,
+  filesHash,
+  REGISTERED_FILES_ANNOTATION,
+  type ClusterPlan,
+  type ObservedCluster,
+  type SecretAction,
+} from './plan';
+export { resolveConnection, type ClusterConnection } from './connection';
+export { ReconcileTrigger } from './trigger';
+export {
+  readClustersConfig,
+  findRepoRoot,
+  type ClustersConfig,
+} from './config';
+export { managementClusterResource, isManagementCluster } from './management';

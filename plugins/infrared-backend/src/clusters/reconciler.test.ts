@@ -1,0 +1,230 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import {
+  clusterForRequest,
+  kubeconfigSecret,
+  type ClusterResource,
+} from '@internal/plugin-infrared-common';
+import {
+  InMemoryManagementApi,
+  KubeApiError,
+} from '@internal/plugin-infrared-node';
+import { FakeProber, RecordingPublisher } from '../api/__testUtils__/harness';
+import { kubeconfigText } from './__testUtils__/fixtures';
+import { REGISTERED_FILES_ANNOTATION } from './plan';
+import { ClusterReconciler } from './reconciler';
+
+function setup() {
+  const api = new InMemoryManagementApi();
+  const prober = new FakeProber();
+  const publisher = new RecordingPublisher();
+  const reconciler = new ClusterReconciler({
+    api,
+    prober,
+    publisher,
+    managementCluster: 'infrared-mgmt',
+    logger: mockServices.logger.mock(),
+  });
+  return { api, prober, publisher, reconciler };
+}
+
+async function addCluster(api: InMemoryManagementApi, name: string) {
+  await api.secrets.create(
+    kubeconfigSecret({ clusterName: name, kubeconfig: kubeconfigText() }),
+  );
+  return api.clusters.create(
+    clusterForRequest({ name, kubeconfig: kubeconfigText() }),
+  );
+}
+
+const condition = (c: ClusterResource | undefined, type: string) =>
+  c?.status?.conditions?.find(x => x.type === type);
+
+describe('ClusterReconciler', () => {
+  it('makes the management cluster when it is missing, once', async () => {
+    const { api, reconciler } = setup();
+    await reconciler.reconcileAll();
+    await reconciler.reconcileAll();
+    const mgmt = api.clusterStore.get('infrared-mgmt')!;
+    expect(mgmt.spec).toEqual({
+      type: 'management',
+      connection: { inCluster: true },
+    });
+    expect(condition(mgmt, 'Registered')?.status).toBe('True');
+    expect(api.counter.byVerb().POST).toBe(1);
+  });
+
+  it('registers a cluster in one pass and then sends only its three LISTs', async () => {
+    const { api, publisher, reconciler } = setup();
+    await addCluster(api, 'edge');
+    const first = await reconciler.reconcileAll();
+    expect(first).toMatchObject({ clusters: 2, published: 2, failed: 0 });
+    const edge = api.clusterStore.get('edge')!;
+    expect(condition(edge, 'Connected')?.status).toBe('True');
+    expect(condition(edge, 'Registered')?.status).toBe('True');
+    expect(edge.metadata.annotations?.[REGISTERED_FILES_ANNOTATION]).toMatch(
+      /^[0-9a-f]{32}$/,
+    );
+    expect(api.secretStore.has('argocd/cluster-edge')).toBe(true);
+
+    const second = await reconciler.reconcileAll();
+    expect(second).toMatchObject({
+      requests: 3,
+      requestsByVerb: { LIST: 3 },
+      statusWrites: 0,
+      secretWrites: 0,
+      published: 0,
+    });
+    expect(
+      publisher.changes.filter(c => c.key === 'cluster-edge'),
+    ).toHaveLength(1);
+  });
+
+  it('sends a constant number of requests whatever the number of clusters', async () => {
+    const { api, reconciler } = setup();
+    for (let i = 0; i < 25; i++) await addCluster(api, `edge-${i}`);
+    await reconciler.reconcileAll();
+    const settled = await reconciler.reconcileAll();
+    expect(settled.clusters).toBe(26);
+    expect(settled.requests).toBe(3);
+  });
+
+  it('retries a status write that lost a race, from a fresh read', async () => {
+    const { api, reconciler } = setup();
+    await addCluster(api, 'edge');
+    api.failNext.set(
+      'clusters.replaceStatus',
+      new KubeApiError(409, 'Conflict', 'the object has been modified'),
+    );
+    const pass = await reconciler.reconcileAll();
+    expect(pass.failed).toBe(0);
+    expect(condition(api.clusterStore.get('edge'), 'Connected')?.status).toBe(
+      'True',
+    );
+  });
+
+  it("shows a publisher's error in Registered and tries again on the next pass", async () => {
+    const { api, publisher, reconciler } = setup();
+    await addCluster(api, 'edge');
+    publisher.failWith = new Error(
+      'gitops: GitHub refused the push: protected branch',
+    );
+    await reconciler.reconcileAll();
+    expect(condition(api.clusterStore.get('edge'), 'Registered')).toMatchObject(
+      {
+        status: 'False',
+        reason: 'PublishFailed',
+        message: 'gitops: GitHub refused the push: protected branch',
+      },
+    );
+    publisher.failWith = undefined;
+    await reconciler.reconcileAll();
+    expect(condition(api.clusterStore.get('edge'), 'Registered')?.status).toBe(
+      'True',
+    );
+  });
+
+  it('waits with Registered until the cluster answers', async () => {
+    const { api, prober, publisher, reconciler } = setup();
+    await addCluster(api, 'edge');
+    prober.result = { ok: false, reason: 'Unreachable', message: 'down' };
+    await reconciler.reconcileAll();
+    expect(condition(api.clusterStore.get('edge'), 'Registered')?.reason).toBe(
+      'WaitingForConnection',
+    );
+    expect(publisher.changes).toHaveLength(0);
+    expect(api.secretStore.has('argocd/cluster-edge')).toBe(false);
+  });
+
+  it('says why in Registered when the Argo CD Secret cannot be written', async () => {
+    const { api, publisher, reconciler } = setup();
+    await addCluster(api, 'edge');
+    await api.clusters.create({
+      ...clusterForRequest({ name: 'infrared-mgmt', inCluster: true }),
+      spec: { type: 'management', connection: { inCluster: true } },
+    });
+    api.failNext.set(
+      'secrets.create',
+      new KubeApiError(
+        403,
+        'Forbidden',
+        'CREATE secret argocd/cluster-edge: forbidden',
+      ),
+    );
+    await reconciler.reconcileAll();
+    expect(condition(api.clusterStore.get('edge'), 'Registered')).toMatchObject(
+      {
+        status: 'False',
+        reason: 'ArgoSecretFailed',
+        message: expect.stringContaining('forbidden'),
+      },
+    );
+    expect(publisher.changes.map(c => c.key)).toEqual([
+      'cluster-infrared-mgmt',
+    ]);
+  });
+
+  it('restores an Argo CD Secret that lost its label (found by its name on create)', async () => {
+    const { api, reconciler } = setup();
+    await addCluster(api, 'edge');
+    await reconciler.reconcileAll();
+    const secret = api.secretStore.get('argocd/cluster-edge')!;
+    api.secretStore.set('argocd/cluster-edge', {
+      ...secret,
+      metadata: { ...secret.metadata, labels: {} },
+      data: {
+        ...secret.data,
+        server: Buffer.from('https://x:1').toString('base64'),
+      },
+    });
+    await reconciler.reconcileAll();
+    const fixed = api.secretStore.get('argocd/cluster-edge')!;
+    expect(fixed.metadata.labels?.['app.kubernetes.io/managed-by']).toBe(
+      'infrared',
+    );
+    expect(fixed.data).toEqual(secret.data);
+  });
+
+  it('goes on with the other clusters when one fails', async () => {
+    const { api, reconciler } = setup();
+    await addCluster(api, 'a');
+    await addCluster(api, 'b');
+    api.failNext.set(
+      'clusters.replaceStatus',
+      new KubeApiError(500, 'InternalError', 'etcdserver: request timed out'),
+    );
+    const pass = await reconciler.reconcileAll();
+    expect(pass.failed).toBe(1);
+    const registered = ['a', 'b', 'infrared-mgmt'].filter(
+      n => condition(api.clusterStore.get(n), 'Registered')?.status === 'True',
+    );
+    expect(registered).toHaveLength(2);
+    // The next pass finishes the one that failed.
+    expect((await reconciler.reconcileAll()).failed).toBe(0);
+    expect(condition(api.clusterStore.get('a'), 'Registered')?.status).toBe(
+      'True',
+    );
+    expect(condition(api.clusterStore.get('b'), 'Registered')?.status).toBe(
+      'True',
+    );
+  });
+
+  it('stops a pass when its signal is aborted', async () => {
+    const { api, reconciler } = setup();
+    for (let i = 0; i < 5; i++) await addCluster(api, `edge-${i}`);
+    const controller = new AbortController();
+    controller.abort();
+    const pass = await reconciler.reconcileAll(controller.signal);
+    expect(pass.statusWrites).toBe(0);
+  });
+
+  it('reconciles one cluster with GETs (the fast path after an API write)', async () => {
+    const { api, reconciler } = setup();
+    await addCluster(api, 'edge');
+    api.counter.reset();
+    await reconciler.reconcileOne('edge');
+    expect(condition(api.clusterStore.get('edge'), 'Registered')?.status).toBe(
+      'True',
+    );
+    expect(api.counter.byVerb().LIST).toBeUndefined();
+  });
+});

@@ -1,0 +1,65 @@
+import type {
+  LoggerService,
+  SchedulerService,
+} from '@backstage/backend-plugin-api';
+
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+
+/**
+ * Asks the scheduler to run the reconcile task now. The scheduler refuses while a pass is running
+ * (on any replica); then it asks again until the running pass ends, so a write made during a pass
+ * is still seen by a pass that starts after it.
+ */
+export class ReconcileTrigger {
+  private pending?: Promise<void>;
+  private again = false;
+
+  constructor(
+    private readonly scheduler: Pick<SchedulerService, 'triggerTask'>,
+    private readonly taskId: string,
+    private readonly logger: LoggerService,
+    private readonly options: { retryMs?: number; maxWaitMs?: number } = {},
+  ) {}
+
+  /** Fire and forget; requests made while one is pending are merged into it. */
+  request(): void {
+    if (this.pending) {
+      this.again = true;
+      return;
+    }
+    this.pending = this.loop().finally(() => {
+      this.pending = undefined;
+      if (this.again) {
+        this.again = false;
+        this.request();
+      }
+    });
+  }
+
+  /** Resolves when no request is pending (for tests). */
+  async settled(): Promise<void> {
+    while (this.pending) await this.pending;
+  }
+
+  private async loop(): Promise<void> {
+    const deadline = Date.now() + (this.options.maxWaitMs ?? 120_000);
+    for (;;) {
+      try {
+        await this.scheduler.triggerTask(this.taskId);
+        this.again = false;
+        return;
+      } catch (e) {
+        const running = (e as Error)?.name === 'ConflictError';
+        if (!running || Date.now() > deadline) {
+          this.logger.debug?.(
+            `infrared: could not trigger ${this.taskId}: ${
+              (e as Error).message
+            }`,
+          );
+          return;
+        }
+        await sleep(this.options.retryMs ?? 1000);
+      }
+    }
+  }
+}

@@ -1,0 +1,6 @@
+export {
+  createInfraredKube,
+  infraredKubeServiceRef,
+  infraredKubeServiceFactory,
+  type InfraredKubeService,
+} from './service';

@@ -1,0 +1,95 @@
+import {
+  coreServices,
+  createServiceFactory,
+  createServiceRef,
+  type LoggerService,
+  type RootConfigService,
+} from '@backstage/backend-plugin-api';
+import {
+  isInCluster,
+  KubeClient,
+  KubeClusterProber,
+  kubeConfigFromFile,
+  kubeConfigInCluster,
+  managementApi,
+  RequestCounter,
+  type ClusterProber,
+  type ManagementApi,
+} from '@internal/plugin-infrared-node';
+import { readClustersConfig } from '../clusters/config';
+
+/** The backend's access to the management cluster, or why there is none. */
+export interface InfraredKubeService {
+  management?: {
+    api: ManagementApi;
+    prober: ClusterProber;
+    /** Requests sent to workload clusters by probes. */
+    probeCounter: RequestCounter;
+    /** The management API server's URL (for logs). */
+    server: string;
+  };
+  /** Why there is no management cluster access, when there is none. */
+  unavailable?: string;
+}
+
+/**
+ * Builds the management cluster access from config: `infrared.managementCluster.kubeconfigPath`
+ * when set (`npm start` points it at the local control plane), else the pod's service account.
+ */
+export function createInfraredKube(
+  config: RootConfigService,
+  logger: LoggerService,
+): InfraredKubeService {
+  const { kubeconfigPath } = readClustersConfig(config);
+  let client: KubeClient;
+  try {
+    if (kubeconfigPath) {
+      client = new KubeClient(kubeConfigFromFile(kubeconfigPath));
+    } else if (isInCluster()) {
+      client = new KubeClient(kubeConfigInCluster());
+    } else {
+      return {
+        unavailable:
+          'no management cluster is configured: set infrared.managementCluster.kubeconfigPath, or run the backend in a pod of the management cluster',
+      };
+    }
+  } catch (e) {
+    const where = kubeconfigPath ?? 'the in-cluster service account';
+    return {
+      unavailable: `the management cluster's kubeconfig (${where}) cannot be loaded: ${
+        (e as Error).message
+      }`,
+    };
+  }
+  const probeCounter = new RequestCounter();
+  logger.info(`infrared: management cluster API server ${client.server}`);
+  return {
+    management: {
+      api: managementApi(client),
+      prober: new KubeClusterProber(client, { counter: probeCounter }),
+      probeCounter,
+      server: client.server,
+    },
+  };
+}
+
+/** The plugin's management cluster access; tests replace it with `infraredKubeServiceFactory`. */
+export const infraredKubeServiceRef = createServiceRef<InfraredKubeService>({
+  id: 'infrared.kube',
+  scope: 'plugin',
+  defaultFactory: async service =>
+    createServiceFactory({
+      service,
+      deps: { config: coreServices.rootConfig, logger: coreServices.logger },
+      factory: ({ config, logger }) => createInfraredKube(config, logger),
+    }),
+});
+
+/** A factory for `infraredKubeServiceRef` that hands out a given service (tests, benchmarks). */
+export function infraredKubeServiceFactory(kube: InfraredKubeService) {
+  return createServiceFactory({
+    service: infraredKubeServiceRef,
+    deps: {},
+    factory: () => kube,
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * Errors from the Kubernetes API, reduced to what callers decide on (the HTTP code and the Status
+ * reason) and a message that never carries a request body, a header or a credential.
+ */
+export class KubeApiError extends Error {
+  readonly name = 'KubeApiError';
+  constructor(
+    /** HTTP status code of the answer; 0 when no answer came (network, TLS, timeout). */
+    readonly code: number,
+    /** The Status reason (NotFound, AlreadyExists, Conflict, Forbidden, Invalid ...) or a network error code. */
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_MESSAGE = 600;
+
+function statusOf(body: unknown): { reason?: string; message?: string } {
+  let value: unknown = body;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  if (typeof value !== 'object' || value === null) return {};
+  const status = value as Record<string, unknown>;
+  return {
+    reason: typeof status.reason === 'string' ? status.reason : undefined,
+    message: typeof status.message === 'string' ? status.message : undefined,
+  };
+}
+
+const REASON_BY_CODE: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Gone',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+/**
+ * Converts whatever @kubernetes/client-node threw (an ApiException with the Status body, a
+ * node-fetch FetchError, an AbortError) into a KubeApiError. `what` says which request failed,
+ * e.g. `GET secrets infrared/cluster-edge-kubeconfig`.
+ */
+export function toKubeApiError(error: unknown, what: string): KubeApiError {
+  if (error instanceof KubeApiError) return error;
+  const e = error as {
+    code?: unknown;
+    body?: unknown;
+    name?: string;
+    type?: string;
+    errno?: unknown;
+  };
+  if (typeof e?.code === 'number' && e.code >= 100) {
+    const status = statusOf(e.body);
+    const reason = status.reason ?? REASON_BY_CODE[e.code] ?? `Http${e.code}`;
+    const detail = (status.message ?? reason).slice(0, MAX_MESSAGE);
+    return new KubeApiError(e.code, reason, `${what}: ${detail}`);
+  }
+  if (e?.name === 'AbortError' || e?.type === 'aborted') {
+    return new KubeApiError(0, 'Timeout', `${what}: no answer in time`);
+  }
+  let code: string | undefined;
+  if (typeof e?.code === 'string') code = e.code;
+  else if (typeof e?.errno === 'string') code = e.errno;
+  if (code) return new KubeApiError(0, code, `${what}: ${code}`);
+  // Not an answer and not a network error: a bug or a response that could not be read.
+  const detail = String((error as Error)?.message ?? error).slice(
+    0,
+    MAX_MESSAGE,
+  );
+  return new KubeApiError(0, 'ClientError', `${what}: ${detail}`);
+}
+
+export const isNotFound = (e: unknown) =>
+  e instanceof KubeApiError && e.code === 404;
+export const isAlreadyExists = (e: unknown) =>
+  e instanceof KubeApiError && e.code === 409 && e.reason === 'AlreadyExists';
+/** A resourceVersion precondition failed: re-read and try again. */
+export const isConflict = (e: unknown) =>
+  e instanceof KubeApiError && e.code === 409 && e.reason !== 'AlreadyExists';
+
+/**
+ * Runs `fn` again (it re-reads what it writes) while it fails with a resourceVersion conflict,
+ * at most `attempts` times in all.
+ */
+export async function retryOnConflict<T>(
+  fn: (attempt: number) => Promise<T>,
+  attempts = 4,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (e) {
+      if (!isConflict(e) || attempt >= attempts) throw e;
+      await new Promise(r => setTimeout(r, Math.random() * 20 * attempt));
+    }
+  }
+}

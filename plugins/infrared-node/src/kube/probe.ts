@@ -1,0 +1,215 @@
+import type { KubeconfigAccepted } from '@internal/plugin-infrared-common';
+import { KubeClient, kubeConfigFromInspection } from './client';
+import type { RequestCounter } from './counter';
+import { KubeApiError, toKubeApiError } from './errors';
+
+/** Why a cluster could not be reached, in words a human can act on. */
+export type ProbeFailureReason =
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'CertificateNotTrusted'
+  | 'Unreachable'
+  | 'Timeout'
+  | 'ProbeFailed';
+
+export type ProbeResult =
+  | { ok: true; kubernetesVersion: string; nodes: number }
+  | { ok: false; reason: ProbeFailureReason; message: string };
+
+/** A probe never waits longer than this for a cluster's API server. */
+export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+
+const CERTIFICATE_ERRORS = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+]);
+const CERTIFICATE_DATE_ERRORS = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+]);
+const UNREACHABLE_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'EPIPE',
+  'EPROTO',
+]);
+
+type Step = 'version' | 'nodes';
+const STEP_ACTION: Record<Step, string> = {
+  version: 'read /version (get on the non-resource URL /version)',
+  nodes: 'list nodes (list on nodes, cluster-wide)',
+};
+
+/** Turns a failed request to a cluster into a reason and a message without any credential in it. */
+export function classifyProbeError(
+  error: unknown,
+  server: string,
+  step: Step,
+  timeoutMs = DEFAULT_PROBE_TIMEOUT_MS,
+): { reason: ProbeFailureReason; message: string } {
+  const e =
+    error instanceof KubeApiError ? error : toKubeApiError(error, 'probe');
+  const code = e.reason;
+  if (e.code === 401) {
+    return {
+      reason: 'Unauthorized',
+      message: `the API server at ${server} refused the kubeconfig's credential (401 Unauthorized): the token or client certificate is invalid, expired or revoked`,
+    };
+  }
+  if (e.code === 403) {
+    const detail = e.message.replace(/^[^:]*: /, '');
+    return {
+      reason: 'Forbidden',
+      message: `the credential is accepted but may not ${STEP_ACTION[step]} (403 Forbidden: ${detail}): grant that permission to the kubeconfig's user`,
+    };
+  }
+  if (e.code === 0 && CERTIFICATE_ERRORS.has(code)) {
+    return {
+      reason: 'CertificateNotTrusted',
+      message: `the certificate of the API server at ${server} is not trusted (${code}): put the CA that signed it in the kubeconfig's certificate-authority-data`,
+    };
+  }
+  if (e.code === 0 && CERTIFICATE_DATE_ERRORS.has(code)) {
+    return {
+      reason: 'CertificateNotTrusted',
+      message: `the certificate of the API server at ${server} is not valid now (${code}): renew the API server's certificate`,
+    };
+  }
+  if (e.code === 0 && code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return {
+      reason: 'CertificateNotTrusted',
+      message: `the certificate of the API server at ${server} is not issued for that address (${code}): use an address the certificate names, or set tls-server-name in the kubeconfig`,
+    };
+  }
+  if (e.code === 0 && (code === 'Timeout' || code === 'ETIMEDOUT')) {
+    return {
+      reason: 'Timeout',
+      message: `no answer from the API server at ${server} within ${Math.round(
+        timeoutMs / 1000,
+      )} s: check the address and that the management cluster can reach it`,
+    };
+  }
+  if (e.code === 0 && UNREACHABLE_ERRORS.has(code)) {
+    return {
+      reason: 'Unreachable',
+      message: `cannot reach the API server at ${server} (${code}): check the address and that the management cluster can reach it`,
+    };
+  }
+  if (e.code === 0 && /^(ERR_TLS|ERR_SSL|CERT_)/.test(code)) {
+    return {
+      reason: 'CertificateNotTrusted',
+      message: `the TLS connection to the API server at ${server} failed (${code}): check the kubeconfig's certificate-authority-data and the server address`,
+    };
+  }
+  const status = e.code ? `HTTP ${e.code} ${code}` : code;
+  return {
+    reason: 'ProbeFailed',
+    message: `could not ${STEP_ACTION[step].replace(
+      / \(.*\)$/,
+      '',
+    )} at ${server} (${status})`,
+  };
+}
+
+/**
+ * Reaches a cluster's API server: GET /version, then counts Nodes (a LIST with a limit, following
+ * `continue` when the server does not say how many remain). Bounded by `timeoutMs` in all.
+ */
+export async function probeCluster(
+  client: KubeClient,
+  options: { timeoutMs?: number; signal?: AbortSignal; pageSize?: number } = {},
+): Promise<ProbeResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const signals = [AbortSignal.timeout(timeoutMs)];
+  if (options.signal) signals.push(options.signal);
+  const signal = AbortSignal.any(signals);
+  const callOptions = client.callOptions({ signal });
+  let step: Step = 'version';
+  try {
+    const version = await client.version.getCode({}, callOptions);
+    step = 'nodes';
+    let nodes = 0;
+    let next: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const list = await client.core.listNode(
+        { limit: options.pageSize ?? 500, _continue: next },
+        callOptions,
+      );
+      nodes += list.items.length;
+      const remaining = list.metadata?.remainingItemCount;
+      next = list.metadata?._continue || undefined;
+      if (remaining !== undefined && remaining !== null) {
+        nodes += Number(remaining);
+        break;
+      }
+      if (!next) break;
+    }
+    return { ok: true, kubernetesVersion: version.gitVersion, nodes };
+  } catch (error) {
+    return {
+      ok: false,
+      ...classifyProbeError(
+        toKubeApiError(error, 'probe'),
+        client.server,
+        step,
+        timeoutMs,
+      ),
+    };
+  }
+}
+
+/** What to reach: the management cluster itself, or a cluster by its inspected kubeconfig. */
+export type ProbeTarget =
+  | { kind: 'inCluster' }
+  | { kind: 'kubeconfig'; kubeconfig: KubeconfigAccepted };
+
+/** Reaches clusters; the reconciler's only view of their API servers. */
+export interface ClusterProber {
+  probe(target: ProbeTarget, signal?: AbortSignal): Promise<ProbeResult>;
+}
+
+/**
+ * Probes an inCluster cluster with the management client (the backend's own identity) and a
+ * kubeconfig cluster with a client built from its inspected kubeconfig's inline credential.
+ */
+export class KubeClusterProber implements ClusterProber {
+  constructor(
+    private readonly management: KubeClient,
+    private readonly options: {
+      timeoutMs?: number;
+      /** Counts the requests sent to workload clusters. */
+      counter?: RequestCounter;
+    } = {},
+  ) {}
+
+  async probe(target: ProbeTarget, signal?: AbortSignal): Promise<ProbeResult> {
+    let client = this.management;
+    if (target.kind === 'kubeconfig') {
+      try {
+        client = new KubeClient(kubeConfigFromInspection(target.kubeconfig), {
+          counter: this.options.counter,
+        });
+      } catch (e) {
+        return {
+          ok: false,
+          reason: 'ProbeFailed',
+          message: `cannot build a client from the kubeconfig: ${
+            (e as Error).message
+          }`,
+        };
+      }
+    }
+    return probeCluster(client, { timeoutMs: this.options.timeoutMs, signal });
+  }
+}

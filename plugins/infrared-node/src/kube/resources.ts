@@ -1,0 +1,263 @@
+import {
+  PatchStrategy,
+  type V1ObjectMeta,
+  type V1Secret,
+} from '@kubernetes/client-node';
+import {
+  CLUSTER_PLURAL,
+  INFRARED_GROUP,
+  INFRARED_VERSION,
+  type ClusterResource,
+  type ClusterStatus,
+  type ObjectMeta,
+  type OwnerReference,
+  type SecretObject,
+} from '@internal/plugin-infrared-common';
+import { KubeClient } from './client';
+import { isNotFound, toKubeApiError } from './errors';
+import type { ClusterApi, ManagementApi, SecretApi } from './types';
+
+const CLUSTER = {
+  group: INFRARED_GROUP,
+  version: INFRARED_VERSION,
+  plural: CLUSTER_PLURAL,
+};
+
+async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw toKubeApiError(e, what);
+  }
+}
+
+async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+const merge = (kube: KubeClient) =>
+  kube.callOptions({ contentType: PatchStrategy.MergePatch });
+
+/** Clusters through the CustomObjects API (plain JSON in and out). */
+export class KubeClusterApi implements ClusterApi {
+  constructor(private readonly kube: KubeClient) {}
+
+  async list(): Promise<ClusterResource[]> {
+    const list = await call('LIST clusters', () =>
+      this.kube.custom.listClusterCustomObject(CLUSTER),
+    );
+    return (list?.items ?? []) as ClusterResource[];
+  }
+
+  get(name: string): Promise<ClusterResource | undefined> {
+    return orUndefined(
+      call(`GET cluster ${name}`, () =>
+        this.kube.custom.getClusterCustomObject({ ...CLUSTER, name }),
+      ),
+    );
+  }
+
+  create(cluster: ClusterResource): Promise<ClusterResource> {
+    return call(`CREATE cluster ${cluster.metadata.name}`, () =>
+      this.kube.custom.createClusterCustomObject({ ...CLUSTER, body: cluster }),
+    );
+  }
+
+  async delete(name: string, options: { uid?: string } = {}): Promise<void> {
+    await call(`DELETE cluster ${name}`, () =>
+      this.kube.custom.deleteClusterCustomObject({
+        ...CLUSTER,
+        name,
+        propagationPolicy: 'Background',
+        body: options.uid ? { preconditions: { uid: options.uid } } : undefined,
+      }),
+    );
+  }
+
+  replaceStatus(cluster: ClusterResource): Promise<ClusterResource> {
+    const name = cluster.metadata.name;
+    return call(`UPDATE cluster ${name} status`, () =>
+      this.kube.custom.replaceClusterCustomObjectStatus({
+        ...CLUSTER,
+        name,
+        body: cluster,
+      }),
+    );
+  }
+
+  patchStatus(
+    name: string,
+    status: Partial<ClusterStatus>,
+    resourceVersion?: string,
+  ): Promise<ClusterResource> {
+    const body: any = { status };
+    if (resourceVersion) body.metadata = { resourceVersion };
+    return call(`PATCH cluster ${name} status`, () =>
+      this.kube.custom.patchClusterCustomObjectStatus(
+        { ...CLUSTER, name, body },
+        merge(this.kube),
+      ),
+    );
+  }
+
+  patchMetadata(
+    name: string,
+    metadata: Pick<ObjectMeta, 'labels' | 'annotations'>,
+    resourceVersion?: string,
+  ): Promise<ClusterResource> {
+    const body = {
+      metadata: {
+        ...metadata,
+        ...(resourceVersion ? { resourceVersion } : {}),
+      },
+    };
+    return call(`PATCH cluster ${name}`, () =>
+      this.kube.custom.patchClusterCustomObject(
+        { ...CLUSTER, name, body },
+        merge(this.kube),
+      ),
+    );
+  }
+}
+
+function fromMeta(m: V1ObjectMeta = {}): ObjectMeta {
+  const meta: ObjectMeta = { name: m.name ?? '' };
+  if (m.namespace) meta.namespace = m.namespace;
+  if (m.uid) meta.uid = m.uid;
+  if (m.resourceVersion) meta.resourceVersion = m.resourceVersion;
+  if (m.generation !== undefined) meta.generation = m.generation;
+  if (m.creationTimestamp) {
+    meta.creationTimestamp = new Date(m.creationTimestamp).toISOString();
+  }
+  if (m.deletionTimestamp) {
+    meta.deletionTimestamp = new Date(m.deletionTimestamp).toISOString();
+  }
+  if (m.labels) meta.labels = { ...m.labels };
+  if (m.annotations) meta.annotations = { ...m.annotations };
+  if (m.ownerReferences?.length) {
+    meta.ownerReferences = m.ownerReferences.map(r => ({
+      apiVersion: r.apiVersion,
+      kind: r.kind,
+      name: r.name,
+      uid: r.uid,
+      ...(r.controller !== undefined ? { controller: r.controller } : {}),
+      ...(r.blockOwnerDeletion !== undefined
+        ? { blockOwnerDeletion: r.blockOwnerDeletion }
+        : {}),
+    }));
+  }
+  return meta;
+}
+
+function fromSecret(s: V1Secret): SecretObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: fromMeta(s.metadata),
+    type: s.type ?? 'Opaque',
+    data: { ...(s.data ?? {}) },
+  };
+}
+
+/** Secrets through CoreV1Api. */
+export class KubeSecretApi implements SecretApi {
+  constructor(private readonly kube: KubeClient) {}
+
+  get(namespace: string, name: string): Promise<SecretObject | undefined> {
+    return orUndefined(
+      call(`GET secret ${namespace}/${name}`, async () =>
+        fromSecret(
+          await this.kube.core.readNamespacedSecret({ namespace, name }),
+        ),
+      ),
+    );
+  }
+
+  list(namespace: string, labelSelector?: string): Promise<SecretObject[]> {
+    return call(`LIST secrets in ${namespace}`, async () => {
+      const list = await this.kube.core.listNamespacedSecret({
+        namespace,
+        labelSelector,
+      });
+      return list.items.map(fromSecret);
+    });
+  }
+
+  create(secret: SecretObject): Promise<SecretObject> {
+    const { namespace = 'default', name } = secret.metadata;
+    return call(`CREATE secret ${namespace}/${name}`, async () =>
+      fromSecret(
+        await this.kube.core.createNamespacedSecret({
+          namespace,
+          body: secret as V1Secret,
+        }),
+      ),
+    );
+  }
+
+  replace(secret: SecretObject): Promise<SecretObject> {
+    const { namespace = 'default', name } = secret.metadata;
+    return call(`UPDATE secret ${namespace}/${name}`, async () =>
+      fromSecret(
+        await this.kube.core.replaceNamespacedSecret({
+          namespace,
+          name,
+          body: secret as V1Secret,
+        }),
+      ),
+    );
+  }
+
+  patchMetadata(
+    namespace: string,
+    name: string,
+    metadata: {
+      labels?: Record<string, string>;
+      ownerReferences?: OwnerReference[];
+    },
+    resourceVersion?: string,
+  ): Promise<SecretObject> {
+    const body = {
+      metadata: {
+        ...metadata,
+        ...(resourceVersion ? { resourceVersion } : {}),
+      },
+    };
+    return call(`PATCH secret ${namespace}/${name}`, async () =>
+      fromSecret(
+        await this.kube.core.patchNamespacedSecret(
+          { namespace, name, body },
+          merge(this.kube),
+        ),
+      ),
+    );
+  }
+
+  async delete(
+    namespace: string,
+    name: string,
+    options: { uid?: string } = {},
+  ): Promise<void> {
+    await call(`DELETE secret ${namespace}/${name}`, () =>
+      this.kube.core.deleteNamespacedSecret({
+        namespace,
+        name,
+        body: options.uid ? { preconditions: { uid: options.uid } } : undefined,
+      }),
+    );
+  }
+}
+
+/** The management cluster's Clusters and Secrets through one client. */
+export function managementApi(kube: KubeClient): ManagementApi {
+  return {
+    clusters: new KubeClusterApi(kube),
+    secrets: new KubeSecretApi(kube),
+    counter: kube.counter,
+  };
+}
