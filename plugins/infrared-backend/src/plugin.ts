@@ -17,6 +17,8 @@ import {
   type GitopsPublisherFactory,
 } from './gitops';
 import { infraredKubeServiceRef } from './kube';
+import { listDiscoveredClusters } from '@internal/plugin-infrared-node';
+import { discoveredClustersOptions, registerRegistrarTask } from './registrar';
 
 /** The scheduled task that reconciles every Cluster. */
 export const CLUSTERS_RECONCILE_TASK_ID = 'infrared-clusters-reconcile';
@@ -56,6 +58,13 @@ export const infraredPlugin = createBackendPlugin({
         deps.permissionsRegistry.addPermissions(infraredPermissions);
         const settings = readClustersConfig(config);
 
+        const registrar = await registerRegistrarTask({
+          config,
+          logger,
+          scheduler,
+          client: kube.management?.client,
+        });
+
         let clusters: ClusterService | undefined;
         if (kube.management) {
           const { api, prober } = kube.management;
@@ -78,10 +87,18 @@ export const infraredPlugin = createBackendPlugin({
             CLUSTERS_RECONCILE_TASK_ID,
             logger,
           );
+          const { secrets } = api;
           clusters = new ClusterService({
             api,
             managementCluster: settings.managementCluster,
             logger,
+            listDiscovered: registrar
+              ? () =>
+                  listDiscoveredClusters(
+                    secrets,
+                    discoveredClustersOptions(config),
+                  )
+              : undefined,
             onChange: name => {
               trigger.request();
               reconciler

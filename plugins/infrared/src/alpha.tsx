@@ -1,9 +1,16 @@
 import {
+  ApiBlueprint,
   createFrontendPlugin,
   PageBlueprint,
 } from '@backstage/frontend-plugin-api';
 import StorageIcon from '@material-ui/icons/Storage';
+import { infraredApiFactory } from './api';
 import { rootRouteRef } from './routes';
+
+/** The typed client of the Infrared backend (`InfraredApiClient` on discovery + fetch). */
+export const infraredApi = ApiBlueprint.make({
+  params: defineParams => defineParams(infraredApiFactory),
+});
 
 /** The Clusters page and its nav item ("Clusters"). */
 export const clustersPage = PageBlueprint.make({
@@ -28,5 +35,7 @@ export default createFrontendPlugin({
   title: 'Clusters',
   icon: <StorageIcon />,
   routes: { root: rootRouteRef },
-  extensions: [clustersPage],
+  extensions: [infraredApi, clustersPage],
 });
+
+export { infraredApiRef } from './api';

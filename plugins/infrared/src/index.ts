@@ -6,3 +6,4 @@
  * @packageDocumentation
  */
 export { infraredPlugin, InfraredClustersPage } from './legacy';
+export { infraredApiRef } from './api';

@@ -1,8 +1,13 @@
 import {
+  createApiFactory,
   createPlugin,
   createRoutableExtension,
   createRouteRef,
+  discoveryApiRef,
+  fetchApiRef,
 } from '@backstage/core-plugin-api';
+import { InfraredApiClient } from '@internal/plugin-infrared-common';
+import { infraredApiRef } from './api';
 
 const legacyRootRouteRef = createRouteRef({ id: 'infrared' });
 
@@ -13,6 +18,14 @@ const legacyRootRouteRef = createRouteRef({ id: 'infrared' });
  */
 export const infraredPlugin = createPlugin({
   id: 'infrared',
+  apis: [
+    createApiFactory({
+      api: infraredApiRef,
+      deps: { discoveryApi: discoveryApiRef, fetchApi: fetchApiRef },
+      factory: ({ discoveryApi, fetchApi }) =>
+        new InfraredApiClient({ discoveryApi, fetchApi }),
+    }),
+  ],
   routes: { root: legacyRootRouteRef },
 });
 

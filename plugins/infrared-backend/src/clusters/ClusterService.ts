@@ -3,6 +3,8 @@ import { ConflictError, NotFoundError } from '@backstage/errors';
 import {
   clusterForRequest,
   clusterView,
+  discoveredClusterView,
+  type DiscoveredClusterInput,
   INFRARED_NAMESPACE,
   kubeconfigSecret,
   kubeconfigSecretName,
@@ -27,6 +29,8 @@ export interface ClusterServiceOptions {
   logger: LoggerService;
   /** Called after a write, so reconciliation starts at once. */
   onChange?: (clusterName: string) => void;
+  /** Child clusters the registrar registered, listed beside the Clusters. */
+  listDiscovered?: () => Promise<DiscoveredClusterInput[]>;
 }
 
 /** Registration, listing and removal of Clusters; the REST API's only way to Kubernetes. */
@@ -35,10 +39,14 @@ export class ClusterService {
 
   async list(): Promise<ClusterView[]> {
     try {
-      const clusters = await this.options.api.clusters.list();
-      return clusters
-        .map(clusterView)
-        .sort((a, b) => a.name.localeCompare(b.name));
+      const [clusters, discovered] = await Promise.all([
+        this.options.api.clusters.list(),
+        this.options.listDiscovered?.() ?? [],
+      ]);
+      return [
+        ...clusters.map(clusterView),
+        ...discovered.map(discoveredClusterView),
+      ].sort((a, b) => a.name.localeCompare(b.name));
     } catch (e) {
       throw fromKubeError(e);
     }

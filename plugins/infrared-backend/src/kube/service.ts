@@ -27,6 +27,8 @@ export interface InfraredKubeService {
     probeCounter: RequestCounter;
     /** The management API server's URL (for logs). */
     server: string;
+    /** The client itself, for capabilities with their own API (the registrar); tests may omit it. */
+    client?: KubeClient;
   };
   /** Why there is no management cluster access, when there is none. */
   unavailable?: string;
@@ -69,6 +71,7 @@ export function createInfraredKube(
       prober: new KubeClusterProber(client, { counter: probeCounter }),
       probeCounter,
       server: client.server,
+      client,
     },
   };
 }

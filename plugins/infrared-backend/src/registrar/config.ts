@@ -62,8 +62,11 @@ export function discoveredClustersOptions(config: Config) {
   const block = config.getOptionalConfig(REGISTRAR_CONFIG_KEY);
   return {
     targetNamespace:
-      block?.getOptionalString('targetNamespace') ?? REGISTRAR_DEFAULTS.targetNamespace,
-    labelPrefix: block?.getOptionalString('labelPrefix') ?? REGISTRAR_DEFAULTS.labelPrefix,
-    managedBy: block?.getOptionalString('managedBy') ?? REGISTRAR_DEFAULTS.managedBy,
+      block?.getOptionalString('targetNamespace') ??
+      REGISTRAR_DEFAULTS.targetNamespace,
+    labelPrefix:
+      block?.getOptionalString('labelPrefix') ?? REGISTRAR_DEFAULTS.labelPrefix,
+    managedBy:
+      block?.getOptionalString('managedBy') ?? REGISTRAR_DEFAULTS.managedBy,
   };
 }

@@ -76,7 +76,8 @@ export async function registerRegistrarTask(
     return undefined;
   }
   for (const w of warnings) logger.warn(w);
-  const api = deps.api ?? new KubeRegistrarApi(deps.client ?? defaultClient(config));
+  const api =
+    deps.api ?? new KubeRegistrarApi(deps.client ?? defaultClient(config));
   const metrics = new RegistrarMetrics(deps.meter);
   const registrarLogger: RegistrarLogger = logger;
   let last: RegistrarPassReport | undefined;
@@ -90,14 +91,18 @@ export async function registerRegistrarTask(
       last = await runRegistrarPass(api, options, {
         logger: registrarLogger,
         metrics,
-        signal: signal as AbortSignal,
+        signal,
       });
     },
   });
   logger.info(
-    `infrared: child-cluster registrar scheduled every ${options.intervalMs / 1000}s (target namespace ${options.targetNamespace}, providers ${options.providers
-      .map(p => p.name)
-      .join(', ')}${options.dryRun ? ', dry-run' : ''})`,
+    `infrared: child-cluster registrar scheduled every ${
+      options.intervalMs / 1000
+    }s (target namespace ${
+      options.targetNamespace
+    }, providers ${options.providers.map(p => p.name).join(', ')}${
+      options.dryRun ? ', dry-run' : ''
+    })`,
   );
   return {
     taskId: REGISTRAR_TASK_ID,

@@ -1,5 +1,5 @@
 import type { ClusterResource } from '../clusters/types';
-import { clusterView, findCondition } from './views';
+import { clusterView, discoveredClusterView, findCondition } from './views';
 
 const connected = {
   type: 'Connected',
@@ -76,5 +76,38 @@ describe('clusterView', () => {
 
   it('keeps nodes: 0, which is a real count', () => {
     expect(clusterView(resource({}, { nodes: 0 })).nodes).toBe(0);
+  });
+});
+
+describe('discoveredClusterView', () => {
+  const input = {
+    name: 'team-a-dev',
+    server: 'https://team-a-dev.k3k.svc:6443',
+    sourceNamespace: 'team-a',
+    provider: 'k3k',
+    state: 'active' as const,
+  };
+
+  it('marks the child cluster as discovered, with where it came from', () => {
+    expect(discoveredClusterView(input)).toEqual({
+      name: 'team-a-dev',
+      type: 'workload',
+      connection: 'none',
+      conditions: [],
+      createdAt: '',
+      argoSecret: 'cluster-team-a-dev',
+      argoServer: 'https://team-a-dev.k3k.svc:6443',
+      discovered: {
+        sourceNamespace: 'team-a',
+        provider: 'k3k',
+        state: 'active',
+      },
+    });
+  });
+
+  it('leaves out an unknown provider instead of showing an empty one', () => {
+    expect(
+      discoveredClusterView({ ...input, provider: '' }).discovered,
+    ).not.toHaveProperty('provider');
   });
 });

@@ -28,7 +28,46 @@ export interface ClusterView {
   pullRequest?: PullRequestRef;
   createdAt: string;
   /** Set for a child cluster the registrar found (from the Argo CD Secret it owns), not a Cluster. */
-  discovered?: { sourceNamespace: string };
+  discovered?: DiscoveredFrom;
+}
+
+/** Where the registrar found a child cluster. */
+export interface DiscoveredFrom {
+  sourceNamespace: string;
+  /** The provider preset whose kubeconfig Secret it came from (k3k, vcluster, ...). */
+  provider?: string;
+  /** `demoted`: superseded by a rename, hidden from Argo CD but kept. */
+  state?: 'active' | 'demoted';
+}
+
+/** A child cluster the registrar registered in Argo CD, as the Clusters page lists it. */
+export interface DiscoveredClusterInput {
+  name: string;
+  server: string;
+  sourceNamespace: string;
+  provider: string;
+  state: 'active' | 'demoted';
+}
+
+/** The view of a discovered child cluster: no Cluster resource, only its Argo CD Secret. */
+export function discoveredClusterView(
+  input: DiscoveredClusterInput,
+): ClusterView {
+  const view: ClusterView = {
+    name: input.name,
+    type: 'workload',
+    connection: 'none',
+    conditions: [],
+    createdAt: '',
+    argoSecret: `cluster-${input.name}`,
+    argoServer: input.server,
+    discovered: {
+      sourceNamespace: input.sourceNamespace,
+      state: input.state,
+    },
+  };
+  if (input.provider) view.discovered!.provider = input.provider;
+  return view;
 }
 
 /** Body of GET /v1/clusters. */

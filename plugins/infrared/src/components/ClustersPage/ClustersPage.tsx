@@ -1,25 +1,152 @@
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
 import {
   Content,
   ContentHeader,
-  EmptyState,
   Header,
   Page,
 } from '@backstage/core-components';
+import { useClusterList } from '../../hooks/useClusterList';
+import { useClusterPermissions } from '../../hooks/useClusterPermissions';
+import { filterClusters, StatusFilter } from '../../lib/filterClusters';
+import { ClusterPanel } from '../ClusterPanel';
+import { ClustersTable } from '../ClustersTable';
+import { ClustersToolbar } from '../ClustersToolbar';
+import { Loading, LoadError, NoClusters, NoMatches } from '../ClustersStates';
+import { RegisterClusterButton } from '../RegisterCluster/RegisterClusterButton';
 
-/** The Clusters page: every workload cluster the platform runs Argo CD deployments on. */
-export const ClustersPage = () => (
-  <Page themeId="tool">
-    <Header
-      title="Clusters"
-      subtitle="Workload clusters that Argo CD on the management cluster deploys to"
-    />
-    <Content>
-      <ContentHeader title="Clusters" />
-      <EmptyState
-        missing="data"
-        title="No clusters to show yet"
-        description="Registered and discovered clusters will be listed here."
-      />
-    </Content>
-  </Page>
+// The form and the kubeconfig checks (yaml, zod) load when the dialog opens, not with the table.
+const RegisterClusterDialog = lazy(() =>
+  import('../RegisterCluster/RegisterClusterDialog').then(m => ({
+    default: m.RegisterClusterDialog,
+  })),
 );
+
+/** How often the list and a registration in progress are polled. */
+export const DEFAULT_POLL_INTERVAL_MS = 3000;
+
+export interface ClustersPageProps {
+  pollIntervalMs?: number;
+}
+
+/** The Clusters page: every cluster Argo CD on the management cluster deploys to. */
+export const ClustersPage = ({
+  pollIntervalMs = DEFAULT_POLL_INTERVAL_MS,
+}: ClustersPageProps) => {
+  const list = useClusterList(pollIntervalMs);
+  const permissions = useClusterPermissions();
+  const [text, setText] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [selected, setSelected] = useState<string>();
+  const [registering, setRegistering] = useState(false);
+
+  const all = list.clusters;
+  const shown = useMemo(
+    () => (all ? filterClusters(all, text, status) : []),
+    [all, text, status],
+  );
+  const selectedCluster = all?.find(c => c.name === selected);
+  const { refresh, forget } = list;
+  const onRemoved = useCallback(
+    (name: string) => {
+      setSelected(undefined);
+      forget(name);
+      refresh();
+    },
+    [forget, refresh],
+  );
+
+  const readOnly =
+    !permissions.register.allowed &&
+    !permissions.register.checking &&
+    !permissions.remove.allowed &&
+    !permissions.remove.checking;
+
+  let body;
+  if (!all && list.error) {
+    body = <LoadError error={list.error} onRetry={refresh} />;
+  } else if (!all) {
+    body = <Loading />;
+  } else if (all.length === 0) {
+    body = <NoClusters canRegister={permissions.register.allowed} />;
+  } else {
+    body = (
+      <>
+        <ClustersToolbar
+          text={text}
+          onText={setText}
+          status={status}
+          onStatus={setStatus}
+          shown={shown.length}
+          total={all.length}
+          inProgress={list.inProgress}
+          pollIntervalMs={list.pollDelayMs}
+          onRefresh={refresh}
+        />
+        {list.error && (
+          <Alert severity="warning" style={{ marginBottom: 16 }}>
+            Refreshing failed: {list.error.message}. The table shows the last
+            list that loaded.
+          </Alert>
+        )}
+        {shown.length ? (
+          <ClustersTable
+            clusters={shown}
+            filterKey={`${status}|${text}`}
+            onOpen={setSelected}
+          />
+        ) : (
+          <NoMatches
+            total={all.length}
+            onClear={() => {
+              setText('');
+              setStatus('all');
+            }}
+          />
+        )}
+      </>
+    );
+  }
+
+  return (
+    <Page themeId="tool">
+      <Header
+        title="Clusters"
+        subtitle="Workload clusters that Argo CD on the management cluster deploys to"
+      />
+      <Content>
+        <ContentHeader title="All clusters">
+          <RegisterClusterButton
+            allowance={permissions.register}
+            onClick={() => setRegistering(true)}
+          />
+        </ContentHeader>
+        {readOnly && (
+          <Alert severity="info" style={{ marginBottom: 16 }}>
+            <Typography variant="body2">
+              You see this page read-only: only platform admins can register or
+              remove clusters.
+            </Typography>
+          </Alert>
+        )}
+        {body}
+        <ClusterPanel
+          cluster={selectedCluster}
+          onClose={() => setSelected(undefined)}
+          remove={permissions.remove}
+          onRemoved={onRemoved}
+        />
+        {registering && (
+          <Suspense fallback={null}>
+            <RegisterClusterDialog
+              onClose={() => setRegistering(false)}
+              onRegistered={() => refresh()}
+              pollIntervalMs={pollIntervalMs}
+            />
+          </Suspense>
+        )}
+      </Content>
+    </Page>
+  );
+};

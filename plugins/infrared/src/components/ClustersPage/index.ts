@@ -1,1 +1,2 @@
-export { ClustersPage } from './ClustersPage';
+export { ClustersPage, DEFAULT_POLL_INTERVAL_MS } from './ClustersPage';
+export type { ClustersPageProps } from './ClustersPage';

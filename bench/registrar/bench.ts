@@ -1,0 +1,188 @@
+/*
+ * The registrar benchmark (run through run.js, which loads TypeScript with Backstage's node
+ * transform). For each size N (default 100 and 1,000): N namespaces labelled for the registrar,
+ * each holding a k3k-style kubeconfig Secret, on a real local API server from packages/devenv.
+ * Prints, for the first pass and for a steady pass: API requests (by verb), writes, wall time, and
+ * the floor — the two LISTs a pass starts with, timed alone.
+ */
+import {
+  KubeClient as AdminClient,
+  openControlPlane,
+  startControlPlane,
+  type ControlPlane,
+} from '../../packages/devenv/src';
+import {
+  KubeClient,
+  kubeConfigFromText,
+  KubeRegistrarApi,
+  resolveRegistrarOptions,
+  runRegistrarPass,
+  SOURCE_SECRET_FIELD_SELECTOR,
+  type RegistrarLogger,
+  type RegistrarPassReport,
+} from '../../plugins/infrared-node/src';
+
+const P = 'argocd-cluster-registrar/';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+const quiet: RegistrarLogger = {
+  debug() {},
+  info() {},
+  warn(message) {
+    process.stderr.write(`warn: ${message}\n`);
+  },
+  error(message, fields) {
+    process.stderr.write(`error: ${message} ${JSON.stringify(fields ?? {})}\n`);
+  },
+};
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const fmt = (ms: number) => `${Math.round(ms)} ms`;
+
+async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
+
+/** A k3k-shaped kubeconfig: the management admin's credential, a distinct address per child. */
+function childKubeconfig(adminKubeconfig: string, i: number): string {
+  return adminKubeconfig.replace(
+    /server: .*/,
+    `server: https://10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}:6443`,
+  );
+}
+
+async function median(
+  times: number,
+  fn: () => Promise<number>,
+): Promise<number> {
+  const xs: number[] = [];
+  for (let i = 0; i < times; i++) xs.push(await fn());
+  xs.sort((a, b) => a - b);
+  return xs[Math.floor(xs.length / 2)];
+}
+
+function line(label: string, r: RegistrarPassReport, floorMs: number) {
+  const verbs = Object.entries(r.requestsByVerb)
+    .map(([v, n]) => `${v} ${n}`)
+    .join(', ');
+  console.log(
+    `  ${label.padEnd(12)} requests ${String(r.requests).padStart(
+      5,
+    )} (${verbs})  writes ${String(r.writes).padStart(5)}  wall ${fmt(
+      r.durationMs,
+    ).padStart(8)}  floor ${fmt(floorMs).padStart(
+      7,
+    )}  (in the pass: reads ${fmt(r.readMs)}, plan ${fmt(r.planMs)})`,
+  );
+}
+
+async function benchSize(cp: ControlPlane, n: number, run: string) {
+  const management = cp.cluster('management');
+  const admin = AdminClient.fromKubeconfig(management.kubeconfig);
+  const managedBy = `bench-${run}-${n}`;
+  const targetNamespace = `argocd-bench-${run}-${n}`;
+  await admin.createIfAbsent('/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: targetNamespace },
+  });
+  const setupStart = Date.now();
+  const names = Array.from(
+    { length: n },
+    (_, i) => `bench-${run}-${n}-${String(i).padStart(4, '0')}`,
+  );
+  await pool(names, 16, async ns => {
+    const i = names.indexOf(ns);
+    await admin.createIfAbsent('/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: ns,
+        labels: {
+          [`${P}managed-by`]: managedBy,
+          [`${P}cluster`]: ns,
+          [`${P}flux`]: 'true',
+        },
+      },
+    });
+    await admin.createIfAbsent(`/api/v1/namespaces/${ns}/secrets`, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `k3k-${ns}-kubeconfig`, namespace: ns },
+      data: {
+        'kubeconfig.yaml': b64(childKubeconfig(management.kubeconfig, i)),
+      },
+    });
+  });
+  console.log(
+    `\n${n} managed namespaces (setup ${(
+      (Date.now() - setupStart) /
+      1000
+    ).toFixed(1)} s, not timed)`,
+  );
+
+  const api = new KubeRegistrarApi(
+    new KubeClient(kubeConfigFromText(management.kubeconfig)),
+  );
+  const { options } = resolveRegistrarOptions({ managedBy, targetNamespace });
+  const floor = () =>
+    median(3, async () => {
+      const t0 = Date.now();
+      await Promise.all([
+        api.listNamespaces(`${P}managed-by=${managedBy}`),
+        api.listSecrets(SOURCE_SECRET_FIELD_SELECTOR),
+      ]);
+      return Date.now() - t0;
+    });
+
+  const floorFirst = await floor();
+  const first = await runRegistrarPass(api, options, { logger: quiet });
+  if (first.errors.length) throw new Error(first.errors.join('; '));
+  line('first pass', first, floorFirst);
+
+  const floorSteady = await floor();
+  const steadies: RegistrarPassReport[] = [];
+  for (let i = 0; i < 3; i++)
+    steadies.push(await runRegistrarPass(api, options, { logger: quiet }));
+  steadies.sort((a, b) => a.durationMs - b.durationMs);
+  const steady = steadies[1];
+  line('steady pass', steady, floorSteady);
+  if (steady.writes !== 0 || steady.requests > 4) {
+    throw new Error(
+      `steady pass: ${steady.writes} writes, ${steady.requests} requests`,
+    );
+  }
+  return { first, steady, floorFirst, floorSteady };
+}
+
+export async function main(): Promise<void> {
+  const sizes = (arg('sizes') ?? '100,1000').split(',').map(Number);
+  const state = arg('state');
+  const started = Date.now();
+  const cp = state
+    ? openControlPlane(state)
+    : await startControlPlane({
+        clusters: ['management'],
+        ownerPid: process.pid,
+      });
+  console.log(
+    state
+      ? `control plane: ${state}`
+      : `control plane up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  const run = Date.now().toString(36);
+  try {
+    for (const n of sizes) await benchSize(cp, n, run);
+  } finally {
+    if (!state) await cp.stop();
+  }
+}

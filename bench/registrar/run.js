@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+/*
+ * bench/registrar: one registrar pass over 100 and 1,000 managed namespaces on a local API server:
+ * the first pass (registers every child) and a steady pass (nothing to do), each with its API
+ * requests, writes, wall time and the floor (the LIST calls alone).
+ *   node bench/registrar/run.js [--sizes 100,1000] [--state /tmp/cp.json]
+ * Needs Node 22 (the repo's .tools/node22) and the devenv binaries (built on first use).
+ */
+for (const id of [
+  '@backstage/cli/config/nodeTransform.cjs',
+  '@backstage/cli-node/config/nodeTransform.cjs',
+]) {
+  try {
+    require(require.resolve(id, { paths: [__dirname, process.cwd()] }));
+    break;
+  } catch (e) {
+    if (e.code !== 'MODULE_NOT_FOUND') throw e;
+  }
+}
+
+require('./bench.ts')
+  .main()
+  .then(() => process.exit(0))
+  .catch(error => {
+    console.error(error);
+    process.exit(1);
+  });

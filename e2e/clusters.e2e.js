@@ -1,0 +1,248 @@
+/*
+ * The Clusters page end to end: open it, refuse an exec kubeconfig with its reason, register the
+ * demo workload cluster by pasting its kubeconfig, see Connected and Registered turn True with the
+ * Argo CD server and the gitops path, remove it and see it gone.
+ */
+const fs = require('node:fs');
+
+const EXEC_KUBECONFIG = `apiVersion: v1
+kind: Config
+clusters:
+- name: eks
+  cluster:
+    server: https://ABCDEF.gr7.us-east-1.eks.amazonaws.com
+    certificate-authority-data: Q0EtUEVN
+users:
+- name: eks-user
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1beta1
+      command: aws
+      args: [eks, get-token, --cluster-name, prod]
+contexts:
+- name: eks
+  context: {cluster: eks, user: eks-user}
+current-context: eks
+`;
+
+const row = (page, name) => page.getByTestId(`cluster-row-${name}`);
+
+/** The portal's guest sign-in page, when it shows one. */
+async function signInIfAsked(page) {
+  const enter = page.getByRole('button', { name: 'Enter' });
+  const clusters = page.getByRole('link', { name: 'Clusters' }).first();
+  await Promise.race([enter.waitFor(), clusters.waitFor()]);
+  if (await enter.isVisible()) await enter.click();
+  await clusters.waitFor();
+}
+
+async function openClusters(t) {
+  await t.page.goto(`${t.baseUrl}/`);
+  await signInIfAsked(t.page);
+  await t.page.getByRole('link', { name: 'Clusters' }).first().click();
+  await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
+}
+
+async function openRegisterForm(page) {
+  await page
+    .getByRole('button', { name: 'Register a workload cluster' })
+    .click();
+  const dialog = page.getByRole('dialog', {
+    name: 'Register a workload cluster',
+  });
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** Removes a cluster through its panel; returns the confirmation dialog's text. */
+async function removeThroughPanel(page, name) {
+  await page.getByRole('button', { name: `Open cluster ${name}` }).click();
+  const panel = page.getByRole('region', { name: `Cluster ${name}` });
+  await panel.getByRole('button', { name: 'Remove' }).click();
+  const confirm = page.getByRole('dialog', { name: `Remove cluster ${name}?` });
+  await confirm.waitFor();
+  return { panel, confirm, text: await confirm.innerText() };
+}
+
+/** The server line of the kubeconfig's (only or first) cluster. */
+function kubeconfigServer(text) {
+  const m = text.match(/^\s*server:\s*(\S+)\s*$/m);
+  return m ? m[1].replace(/\/+$/, '') : undefined;
+}
+
+module.exports = {
+  title: 'Clusters page',
+  steps: [
+    {
+      name: 'opens Clusters from the nav and lists the management cluster',
+      async run(t) {
+        await openClusters(t);
+        const count = await t.page.getByTestId('cluster-count').innerText();
+        t.expect(/\d+ clusters/.test(count), `cluster count reads "${count}"`);
+        await t.page.locator('[data-testid^="cluster-row-"]').first().waitFor();
+        const types = await t.page
+          .locator('[data-testid^="cluster-row-"] td:nth-child(2)')
+          .allInnerTexts();
+        t.expect(
+          types.includes('management'),
+          `no management cluster among types ${types.join(', ')}`,
+        );
+        // Left over from an interrupted run: remove it so the story starts clean.
+        if (await row(t.page, t.clusterName).count()) {
+          const { confirm } = await removeThroughPanel(t.page, t.clusterName);
+          await confirm.getByRole('button', { name: 'Remove cluster' }).click();
+          await row(t.page, t.clusterName).waitFor({
+            state: 'detached',
+            timeout: 30_000,
+          });
+        }
+        await t.screenshot('clusters');
+      },
+    },
+    {
+      name: 'refuses an exec kubeconfig and says why',
+      async run(t) {
+        const dialog = await openRegisterForm(t.page);
+        await dialog.getByRole('textbox', { name: 'Name' }).fill('e2e-exec');
+        await dialog
+          .getByRole('textbox', { name: 'Kubeconfig' })
+          .fill(EXEC_KUBECONFIG);
+        const errors = dialog.getByTestId('kubeconfig-errors');
+        await errors.waitFor();
+        const text = await errors.innerText();
+        t.expect(
+          text.includes(
+            'exec credential plugins ("aws") are refused because Argo CD needs a credential it can store',
+          ),
+          `refusal reads: ${text}`,
+        );
+        t.expect(
+          await dialog.getByRole('button', { name: 'Register' }).isDisabled(),
+          'Register is enabled',
+        );
+        await errors.scrollIntoViewIfNeeded();
+        await t.screenshot('exec-refused');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'detached' });
+      },
+    },
+    {
+      name: 'registers the demo workload cluster by pasting its kubeconfig',
+      async run(t) {
+        t.expect(
+          fs.existsSync(t.kubeconfigPath),
+          `no kubeconfig at ${t.kubeconfigPath}: is the local control plane up?`,
+        );
+        const kubeconfig = fs.readFileSync(t.kubeconfigPath, 'utf8');
+        const server = kubeconfigServer(kubeconfig);
+        const dialog = await openRegisterForm(t.page);
+        await dialog.getByRole('textbox', { name: 'Name' }).fill(t.clusterName);
+        await dialog
+          .getByRole('textbox', { name: 'Kubeconfig' })
+          .fill(kubeconfig);
+        const summary = dialog.getByTestId('kubeconfig-summary');
+        await summary.waitFor();
+        const said = await summary.innerText();
+        t.expect(
+          said.includes(`Server: ${server}`),
+          `summary "${said}" does not name server ${server}`,
+        );
+        t.expect(
+          /Credential: (bearer token|client certificate and key)/.test(said),
+          `summary: ${said}`,
+        );
+        await summary.scrollIntoViewIfNeeded();
+        await t.screenshot('register-form');
+
+        await dialog.getByRole('button', { name: 'Register' }).click();
+        await dialog.getByTestId('registration-progress').waitFor();
+        await t.screenshot('registering');
+        const done = dialog.getByText(/^Registered\. Argo CD server/);
+        try {
+          await done.waitFor({ timeout: t.registrationTimeoutMs });
+        } catch (e) {
+          const steps = await dialog
+            .getByTestId('registration-progress')
+            .innerText();
+          throw new Error(
+            `not Registered within ${t.registrationTimeoutMs} ms; the dialog says:\n${steps}`,
+          );
+        }
+        const progress = await dialog
+          .getByTestId('registration-progress')
+          .innerText();
+        t.expect(
+          progress.includes(`Argo CD server: ${server}`),
+          `progress: ${progress}`,
+        );
+        t.expect(
+          progress.includes(`cluster-${t.clusterName}.yaml`),
+          `no gitops path in: ${progress}`,
+        );
+        await t.screenshot('registered');
+        await dialog.getByRole('button', { name: 'Close' }).click();
+        await dialog.waitFor({ state: 'detached' });
+      },
+    },
+    {
+      name: 'shows Connected and Registered True, the Argo CD server and the gitops path in the table',
+      async run(t) {
+        await t.page.getByLabel('Filter clusters').fill(t.clusterName);
+        const r = row(t.page, t.clusterName);
+        await r.getByLabel(/^Connected: True/).waitFor({ timeout: 30_000 });
+        await r.getByLabel(/^Registered: True/).waitFor({ timeout: 30_000 });
+        const text = await r.innerText();
+        const server = kubeconfigServer(
+          fs.readFileSync(t.kubeconfigPath, 'utf8'),
+        );
+        t.expect(
+          text.includes(server),
+          `row has no Argo CD server ${server}: ${text}`,
+        );
+        t.expect(
+          new RegExp(
+            `registry/clusters/[^/]+/components/cluster-${t.clusterName}\\.yaml`,
+          ).test(text),
+          `row has no gitops path: ${text}`,
+        );
+        await t.screenshot('row');
+      },
+    },
+    {
+      name: 'removes it from its panel, saying what goes and what stays, and it is gone',
+      async run(t) {
+        const { confirm, text } = await removeThroughPanel(
+          t.page,
+          t.clusterName,
+        );
+        for (const expected of [
+          `the Cluster ${t.clusterName}`,
+          `cluster-${t.clusterName}-kubeconfig in namespace infrared`,
+          `cluster-${t.clusterName} in namespace argocd`,
+          'app-of-apps file',
+          `nothing on ${t.clusterName} is deleted`,
+        ]) {
+          t.expect(
+            text.includes(expected),
+            `confirmation lacks "${expected}": ${text}`,
+          );
+        }
+        await t.screenshot('remove-confirm');
+        await confirm.getByRole('button', { name: 'Remove cluster' }).click();
+        await row(t.page, t.clusterName).waitFor({
+          state: 'detached',
+          timeout: 30_000,
+        });
+        // Gone on the server too, not only in this page's list.
+        await t.page.reload();
+        await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
+        await t.page.waitForTimeout(500);
+        t.expect(
+          (await row(t.page, t.clusterName).count()) === 0,
+          `${t.clusterName} is back after a reload`,
+        );
+        await t.screenshot('removed');
+      },
+    },
+  ],
+};

@@ -1,0 +1,216 @@
+import type {
+  V1Namespace,
+  V1ObjectMeta,
+  V1Secret,
+} from '@kubernetes/client-node';
+import type { ObjectMeta } from '@internal/plugin-infrared-common';
+import { KubeClient } from '../kube/client';
+import { RequestCounter } from '../kube/counter';
+import { isNotFound, toKubeApiError } from '../kube/errors';
+import type { NamespaceObject, RegistrarSecret } from './types';
+
+/** The few API calls the registrar makes (RBAC: namespaces get/list, secrets list, and in the target namespace secrets create/update/delete). */
+export interface RegistrarApi {
+  /** `LIST namespaces -l <selector>`. */
+  listNamespaces(
+    labelSelector: string,
+    signal?: AbortSignal,
+  ): Promise<NamespaceObject[]>;
+  /** `GET namespaces/<name>`, never cached; undefined when NotFound. */
+  getNamespace(
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<NamespaceObject | undefined>;
+  /** `LIST secrets` across all namespaces, with a field selector. */
+  listSecrets(
+    fieldSelector: string,
+    signal?: AbortSignal,
+  ): Promise<RegistrarSecret[]>;
+  createSecret(
+    secret: RegistrarSecret,
+    signal?: AbortSignal,
+  ): Promise<RegistrarSecret>;
+  /** `PUT`; `metadata.resourceVersion` is the precondition (409 Conflict when it moved). */
+  replaceSecret(
+    secret: RegistrarSecret,
+    signal?: AbortSignal,
+  ): Promise<RegistrarSecret>;
+  /** `DELETE` with preconditions (409 Conflict when the object is another incarnation). */
+  deleteSecret(
+    namespace: string,
+    name: string,
+    preconditions: { uid?: string; resourceVersion?: string },
+    signal?: AbortSignal,
+  ): Promise<void>;
+  /** Every request sent. */
+  readonly counter: RequestCounter;
+}
+
+function iso(d: unknown): string | undefined {
+  if (d instanceof Date) return d.toISOString();
+  return typeof d === 'string' ? d : undefined;
+}
+
+/** Plain JSON metadata, without managedFields (an update that omits them keeps the server's). */
+export function plainMeta(
+  m: V1ObjectMeta = {},
+): ObjectMeta & { finalizers?: string[] } {
+  const out: ObjectMeta & { finalizers?: string[] } = { name: m.name ?? '' };
+  if (m.namespace) out.namespace = m.namespace;
+  if (m.uid) out.uid = m.uid;
+  if (m.resourceVersion) out.resourceVersion = m.resourceVersion;
+  if (m.generation !== undefined) out.generation = m.generation;
+  const created = iso(m.creationTimestamp);
+  if (created) out.creationTimestamp = created;
+  const deleted = iso(m.deletionTimestamp);
+  if (deleted) out.deletionTimestamp = deleted;
+  if (m.labels) out.labels = { ...m.labels };
+  if (m.annotations) out.annotations = { ...m.annotations };
+  if (m.ownerReferences?.length) {
+    out.ownerReferences = m.ownerReferences.map(r => ({
+      apiVersion: r.apiVersion,
+      kind: r.kind,
+      name: r.name,
+      uid: r.uid,
+      ...(r.controller !== undefined ? { controller: r.controller } : {}),
+      ...(r.blockOwnerDeletion !== undefined
+        ? { blockOwnerDeletion: r.blockOwnerDeletion }
+        : {}),
+    }));
+  }
+  if (m.finalizers?.length) out.finalizers = [...m.finalizers];
+  return out;
+}
+
+export function plainSecret(s: V1Secret): RegistrarSecret {
+  const out: RegistrarSecret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: plainMeta(s.metadata),
+    type: s.type ?? 'Opaque',
+    data: { ...(s.data ?? {}) },
+  };
+  if (s.immutable !== undefined) out.immutable = s.immutable;
+  return out;
+}
+
+function plainNamespace(n: V1Namespace): NamespaceObject {
+  const m = plainMeta(n.metadata);
+  return {
+    metadata: {
+      name: m.name,
+      uid: m.uid,
+      labels: m.labels,
+      annotations: m.annotations,
+      creationTimestamp: m.creationTimestamp,
+      deletionTimestamp: m.deletionTimestamp,
+      resourceVersion: m.resourceVersion,
+    },
+  };
+}
+
+async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw toKubeApiError(e, what);
+  }
+}
+
+/**
+ * RegistrarApi over @kubernetes/client-node, through the shared KubeClient (bounded in time).
+ * Its own counter names requests by operation (LIST, GET, POST, PUT, DELETE).
+ */
+export class KubeRegistrarApi implements RegistrarApi {
+  readonly counter = new RequestCounter();
+
+  constructor(private readonly kube: KubeClient) {}
+
+  private opts(signal?: AbortSignal) {
+    return this.kube.callOptions({ signal });
+  }
+
+  listNamespaces(labelSelector: string, signal?: AbortSignal) {
+    this.counter.count('LIST');
+    return call(`LIST namespaces -l ${labelSelector}`, async () => {
+      const list = await this.kube.core.listNamespace(
+        { labelSelector },
+        this.opts(signal),
+      );
+      return list.items.map(plainNamespace);
+    });
+  }
+
+  async getNamespace(name: string, signal?: AbortSignal) {
+    this.counter.count('GET');
+    try {
+      return await call(`GET namespace ${name}`, async () =>
+        plainNamespace(
+          await this.kube.core.readNamespace({ name }, this.opts(signal)),
+        ),
+      );
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+
+  listSecrets(fieldSelector: string, signal?: AbortSignal) {
+    this.counter.count('LIST');
+    return call('LIST secrets (all namespaces)', async () => {
+      const list = await this.kube.core.listSecretForAllNamespaces(
+        { fieldSelector },
+        this.opts(signal),
+      );
+      return list.items.map(plainSecret);
+    });
+  }
+
+  createSecret(secret: RegistrarSecret, signal?: AbortSignal) {
+    const { namespace = 'default', name } = secret.metadata;
+    this.counter.count('POST');
+    return call(`CREATE secret ${namespace}/${name}`, async () =>
+      plainSecret(
+        await this.kube.core.createNamespacedSecret(
+          { namespace, body: secret as V1Secret },
+          this.opts(signal),
+        ),
+      ),
+    );
+  }
+
+  replaceSecret(secret: RegistrarSecret, signal?: AbortSignal) {
+    const { namespace = 'default', name } = secret.metadata;
+    this.counter.count('PUT');
+    return call(`UPDATE secret ${namespace}/${name}`, async () =>
+      plainSecret(
+        await this.kube.core.replaceNamespacedSecret(
+          { namespace, name, body: secret as V1Secret },
+          this.opts(signal),
+        ),
+      ),
+    );
+  }
+
+  async deleteSecret(
+    namespace: string,
+    name: string,
+    preconditions: { uid?: string; resourceVersion?: string },
+    signal?: AbortSignal,
+  ) {
+    this.counter.count('DELETE');
+    const pre = Object.fromEntries(
+      Object.entries(preconditions).filter(([, v]) => v),
+    );
+    await call(`DELETE secret ${namespace}/${name}`, () =>
+      this.kube.core.deleteNamespacedSecret(
+        {
+          namespace,
+          name,
+          body: Object.keys(pre).length ? { preconditions: pre } : undefined,
+        },
+        this.opts(signal),
+      ),
+    );
+  }
+}

@@ -1,0 +1,313 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient, isInCluster } from '../kube/client';
+import { KubeRegistrarApi } from './api';
+import { runRegistrarPass } from './executor';
+import { slogTextLogger, type RegistrarLogger } from './logger';
+import { RegistrarMetrics } from './metrics';
+import {
+  parseProviderSpec,
+  PRESET_NAMES,
+  RegistrarConfigError,
+  resolveRegistrarOptions,
+  type ProviderInput,
+  type RegistrarInput,
+  type RegistrarOptions,
+} from './options';
+
+export const USAGE = `usage: infrared-registrar [--once] [--dry-run] [--debug] [flags]
+
+Registers child clusters (k3k, vcluster, kamaji, Cluster API ...) found in labelled namespaces as
+Argo CD cluster Secrets, and removes them again when their namespace is deleted. Uses the in-cluster
+service account when run in a pod, else KUBECONFIG or ~/.kube/config.
+
+  --once                        one full pass, then exit (exit 1 if a namespace failed)
+  --dry-run                     log what would change; write nothing
+  --debug                       debug logs
+  -t, --target-namespace NS     namespace Argo CD reads cluster Secrets from (default argocd)
+      --managed-by VALUE        value of <prefix>managed-by (default cluster-registrar)
+      --label-prefix PREFIX     label prefix, ending in '/' (default argocd-cluster-registrar/)
+      --provider SPEC           repeatable: a preset (${PRESET_NAMES.join(
+        ', ',
+      )})
+                                or name=glob=key[,key][=exec] (default k3k)
+      --interval DURATION       time between passes without --once (default 60s)
+      --demoted-ttl DURATION    delete demoted registrations this long after demotion (default 0: never)
+      --exec-credentials        convert exec credentials for providers that allow it
+      --kubeconfig PATH         use this kubeconfig instead of the in-cluster config or KUBECONFIG
+      --secret-name-pattern G   deprecated: one custom provider's glob (with --secret-key)
+      --secret-key KEY          deprecated: one custom provider's key
+  -h, --help                    this help`;
+
+export interface RegistrarCliArgs {
+  once: boolean;
+  debug: boolean;
+  help: boolean;
+  kubeconfig?: string;
+  input: RegistrarInput;
+  /** Deprecation notices to log. */
+  notices: string[];
+}
+
+const BOOL_FLAGS = new Set([
+  'once',
+  'dry-run',
+  'debug',
+  'exec-credentials',
+  'help',
+]);
+const VALUE_FLAGS = new Set([
+  'target-namespace',
+  'managed-by',
+  'label-prefix',
+  'provider',
+  'interval',
+  'demoted-ttl',
+  'kubeconfig',
+  'secret-name-pattern',
+  'secret-key',
+]);
+const SHORT: Record<string, string> = { t: 'target-namespace', h: 'help' };
+
+/** Option key → the flag that sets it, for error messages. */
+const FLAG_OF: Record<string, string> = {
+  targetNamespace: '--target-namespace',
+  managedBy: '--managed-by',
+  labelPrefix: '--label-prefix',
+  providers: '--provider',
+  interval: '--interval',
+  demotedTtl: '--demoted-ttl',
+  execCredentials: '--exec-credentials',
+  dryRun: '--dry-run',
+};
+
+export function flagName(key: string): string {
+  const m = /^providers\[(\d+)\](.*)$/.exec(key);
+  if (m)
+    return `--provider #${Number(m[1]) + 1}${
+      m[2] ? ` (${m[2].slice(1)})` : ''
+    }`;
+  return FLAG_OF[key] ?? key;
+}
+
+function parseBool(flag: string, value: string): boolean {
+  if (/^(true|1|t)$/i.test(value)) return true;
+  if (/^(false|0|f)$/i.test(value)) return false;
+  throw new RegistrarConfigError(`--${flag}`, `"${value}" is not a boolean`);
+}
+
+/** Parses the command line (pflag style: --flag v, --flag=v, -t v, bools with optional =value). */
+export function parseRegistrarArgs(argv: string[]): RegistrarCliArgs {
+  const values: Record<string, string[]> = {};
+  const bools: Record<string, boolean> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    let name: string;
+    let inline: string | undefined;
+    const long = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
+    const short = /^-([a-z])(?:=(.*))?$/s.exec(arg);
+    if (long) {
+      name = long[1];
+      inline = long[2];
+    } else if (short && SHORT[short[1]]) {
+      name = SHORT[short[1]];
+      inline = short[2];
+    } else {
+      throw new RegistrarConfigError(arg, `unknown argument\n${USAGE}`);
+    }
+    if (BOOL_FLAGS.has(name)) {
+      bools[name] = inline === undefined ? true : parseBool(name, inline);
+    } else if (VALUE_FLAGS.has(name)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) {
+        throw new RegistrarConfigError(`--${name}`, 'needs a value');
+      }
+      (values[name] ??= []).push(value);
+    } else {
+      throw new RegistrarConfigError(`--${name}`, `unknown flag\n${USAGE}`);
+    }
+  }
+  const one = (name: string) => {
+    const v = values[name];
+    if (v && v.length > 1) {
+      throw new RegistrarConfigError(`--${name}`, 'given more than once');
+    }
+    return v?.[0];
+  };
+
+  const notices: string[] = [];
+  let providers: ProviderInput[] | undefined;
+  if (values.provider) {
+    providers = values.provider.map((spec, i) => {
+      try {
+        return parseProviderSpec(spec);
+      } catch (e) {
+        throw new RegistrarConfigError(
+          flagName(`providers[${i}]`),
+          (e as Error).message,
+        );
+      }
+    });
+  }
+  const legacyPattern = one('secret-name-pattern');
+  const legacyKey = one('secret-key');
+  if (legacyPattern !== undefined || legacyKey !== undefined) {
+    if (providers) {
+      throw new RegistrarConfigError(
+        '--secret-name-pattern',
+        '--secret-name-pattern/--secret-key cannot be combined with --provider; use --provider name=glob=key',
+      );
+    }
+    providers = [
+      {
+        name: 'legacy',
+        secretNamePattern: legacyPattern ?? 'k3k-*-kubeconfig',
+        keys: [legacyKey ?? 'kubeconfig.yaml'],
+      },
+    ];
+    notices.push(
+      '--secret-name-pattern and --secret-key are deprecated; use --provider name=glob=key',
+    );
+  }
+
+  const input: RegistrarInput = {};
+  const set = <K extends keyof RegistrarInput>(
+    k: K,
+    v: RegistrarInput[K] | undefined,
+  ) => {
+    if (v !== undefined) input[k] = v;
+  };
+  set('targetNamespace', one('target-namespace'));
+  set('managedBy', one('managed-by'));
+  set('labelPrefix', one('label-prefix'));
+  set('providers', providers);
+  set('interval', one('interval'));
+  set('demotedTtl', one('demoted-ttl'));
+  set('execCredentials', bools['exec-credentials']);
+  set('dryRun', bools['dry-run']);
+  return {
+    once: !!bools.once,
+    debug: !!bools.debug,
+    help: !!bools.help,
+    kubeconfig: one('kubeconfig'),
+    input,
+    notices,
+  };
+}
+
+/** In-cluster config first, else the local kubeconfig (KUBECONFIG, then ~/.kube/config). */
+export function loadRegistrarKubeConfig(path?: string): KubeConfig {
+  const kc = new KubeConfig();
+  if (path) {
+    kc.loadFromFile(path);
+  } else if (isInCluster()) {
+    kc.loadFromCluster();
+  } else {
+    kc.loadFromDefault();
+  }
+  if (!kc.getCurrentCluster()) {
+    throw new Error(
+      'no in-cluster config and no usable kubeconfig: set KUBECONFIG or pass --kubeconfig',
+    );
+  }
+  return kc;
+}
+
+export interface CliIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  /** Overrides the client (tests). */
+  kubeConfig?: KubeConfig;
+  signal?: AbortSignal;
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  let args: RegistrarCliArgs;
+  let options: RegistrarOptions;
+  let warnings: string[];
+  try {
+    args = parseRegistrarArgs(argv);
+    if (args.help) {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    ({ options, warnings } = resolveRegistrarOptions(args.input, {
+      keyName: flagName,
+    }));
+  } catch (e) {
+    io.stderr(`infrared-registrar: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const logger: RegistrarLogger = slogTextLogger(io.stdout, {
+    debug: args.debug,
+  });
+  for (const n of args.notices) logger.warn(n);
+  for (const w of warnings) logger.warn(w);
+
+  let kubeConfig: KubeConfig;
+  try {
+    kubeConfig = io.kubeConfig ?? loadRegistrarKubeConfig(args.kubeconfig);
+  } catch (e) {
+    io.stderr(`infrared-registrar: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const client = new KubeClient(kubeConfig);
+  const api = new KubeRegistrarApi(client);
+  const metrics = new RegistrarMetrics();
+  logger.info('starting', {
+    server: client.server,
+    targetNamespace: options.targetNamespace,
+    labelPrefix: options.labelPrefix,
+    managedBy: options.managedBy,
+    providers: options.providers.map(p => p.name).join(','),
+    interval: `${options.intervalMs / 1000}s`,
+    demotedTtl: `${options.demotedTtlMs / 1000}s`,
+    execCredentials: options.execCredentials,
+    dryRun: options.dryRun,
+    once: args.once,
+  });
+
+  const pass = () =>
+    runRegistrarPass(api, options, { logger, metrics, signal: io.signal });
+  if (args.once) {
+    const report = await pass();
+    return report.errors.length ? 1 : 0;
+  }
+  while (!io.signal?.aborted) {
+    await pass();
+    await new Promise<void>(resolve => {
+      const timer = setTimeout(resolve, options.intervalMs);
+      io.signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+  logger.info('stopped');
+  return 0;
+}
+
+/** Entry point of bin/infrared-registrar.js. */
+export function run(argv: string[]): void {
+  const controller = new AbortController();
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => controller.abort());
+  }
+  main(argv, {
+    stdout: s => process.stdout.write(s),
+    stderr: s => process.stderr.write(s),
+    signal: controller.signal,
+  }).then(
+    code => {
+      process.exitCode = code;
+    },
+    e => {
+      process.stderr.write(`infrared-registrar: ${(e as Error).stack ?? e}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

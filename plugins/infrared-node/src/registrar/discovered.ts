@@ -1,0 +1,80 @@
+import { registrationState, isOwned } from './audit';
+import { byteOrder, registrarKeys } from './labels';
+import { REGISTRAR_DEFAULTS, type RegistrarOptions } from './options';
+import { secretServer, secretValue, withData } from './secrets';
+import type { RegistrarSecret, RegistrationState } from './types';
+
+/** A child cluster as the Clusters page lists it, from an Argo CD Secret the registrar owns. */
+export interface DiscoveredCluster {
+  /** The Argo CD cluster name. */
+  name: string;
+  server: string;
+  /** The namespace it was discovered in ('' when the Secret records none). */
+  sourceNamespace: string;
+  /** The provider preset (or custom provider) whose Secret it came from. */
+  provider: string;
+  /** `demoted`: superseded by a rename, hidden from Argo CD but kept. */
+  state: RegistrationState;
+}
+
+export type DiscoveredClustersOptions = Partial<
+  Pick<RegistrarOptions, 'targetNamespace' | 'labelPrefix' | 'managedBy'>
+>;
+
+/** Anything that lists the Secrets of one namespace by label selector (ManagementApi.secrets fits). */
+export interface SecretLister {
+  list(
+    namespace: string,
+    labelSelector?: string,
+  ): Promise<Array<Pick<RegistrarSecret, 'metadata' | 'data' | 'stringData'>>>;
+}
+
+/** Pure: the discovered clusters among Secrets of the target namespace, sorted by name. */
+export function discoveredClustersFromSecrets(
+  secrets: Array<Pick<RegistrarSecret, 'metadata' | 'data' | 'stringData'>>,
+  options: DiscoveredClustersOptions = {},
+): DiscoveredCluster[] {
+  const labelPrefix = options.labelPrefix ?? REGISTRAR_DEFAULTS.labelPrefix;
+  const managedBy = options.managedBy ?? REGISTRAR_DEFAULTS.managedBy;
+  const keys = registrarKeys(labelPrefix);
+  return secrets
+    .map(s => withData(s as RegistrarSecret))
+    .filter(s => isOwned(s, { labelPrefix, managedBy }))
+    .map(s => {
+      const labels = s.metadata.labels ?? {};
+      return {
+        name:
+          secretValue(s, 'name') ||
+          labels[keys.cluster] ||
+          s.metadata.name.replace(/^cluster-/, ''),
+        server: secretServer(s),
+        sourceNamespace: labels[keys.sourceNamespace] ?? '',
+        provider: labels[keys.provider] ?? '',
+        state: registrationState(s, labelPrefix),
+      };
+    })
+    .sort((a, b) => byteOrder(a.name, b.name));
+}
+
+/**
+ * The child clusters the registrar registered: one LIST of the owned Secrets in the target
+ * namespace (`<prefix>managed-by=<value>`), demoted ones included.
+ */
+export async function listDiscoveredClusters(
+  secrets: SecretLister,
+  options: DiscoveredClustersOptions = {},
+): Promise<DiscoveredCluster[]> {
+  const labelPrefix = options.labelPrefix ?? REGISTRAR_DEFAULTS.labelPrefix;
+  const managedBy = options.managedBy ?? REGISTRAR_DEFAULTS.managedBy;
+  const targetNamespace =
+    options.targetNamespace ?? REGISTRAR_DEFAULTS.targetNamespace;
+  const list = await secrets.list(
+    targetNamespace,
+    `${registrarKeys(labelPrefix).managedBy}=${managedBy}`,
+  );
+  return discoveredClustersFromSecrets(list, {
+    labelPrefix,
+    managedBy,
+    targetNamespace,
+  });
+}

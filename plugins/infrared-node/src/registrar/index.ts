@@ -1,0 +1,49 @@
+/**
+ * The child-cluster registrar: discovers k3k, vcluster, kamaji and Cluster API child clusters in
+ * labelled namespaces and keeps their Argo CD cluster Secrets (argocd-cluster-registrar v0.6
+ * behaviour). A pure planner, a thin executor, the CLI, and the Clusters page's listing.
+ */
+export {
+  PROVIDER_PRESETS,
+  PRESET_NAMES,
+  REGISTRAR_DEFAULTS,
+  RegistrarConfigError,
+  durationMs,
+  parseGoDuration,
+  parseProviderSpec,
+  providerOrderWarnings,
+  resolveRegistrarOptions,
+  type DurationInput,
+  type DurationObject,
+  type ProviderInput,
+  type RegistrarInput,
+  type RegistrarOptions,
+  type RegistrarProvider,
+  type ResolveOptions,
+} from './options';
+export { planRegistrarPass, desiredClusterSecret } from './plan';
+export {
+  runRegistrarPass,
+  SOURCE_SECRET_FIELD_SELECTOR,
+  type RegistrarPassReport,
+  type RunRegistrarPassDeps,
+} from './executor';
+export { KubeRegistrarApi, type RegistrarApi } from './api';
+export {
+  RegistrarMetrics,
+  REGISTRAR_METRIC_NAMES,
+  type RegistrarMeter,
+} from './metrics';
+export { slogTextLogger, formatSlogText, type RegistrarLogger } from './logger';
+export {
+  listDiscoveredClusters,
+  discoveredClustersFromSecrets,
+  type DiscoveredCluster,
+  type DiscoveredClustersOptions,
+  type SecretLister,
+} from './discovered';
+export { auditRegistrations } from './audit';
+export { credentialExpiry } from './expiry';
+export { registrarKeys } from './labels';
+export { pathMatch, globError } from './glob';
+export * from './types';

@@ -1,0 +1,161 @@
+import type { ObjectMeta } from '@internal/plugin-infrared-common';
+
+/** A Namespace as the registrar reads it. */
+export interface NamespaceObject {
+  metadata: Pick<
+    ObjectMeta,
+    | 'name'
+    | 'uid'
+    | 'labels'
+    | 'annotations'
+    | 'creationTimestamp'
+    | 'deletionTimestamp'
+    | 'resourceVersion'
+  >;
+}
+
+/**
+ * A Secret as read back (base64 `data`), with every metadata field an update must send back
+ * unchanged (a PUT replaces the object: a dropped finalizer or owner reference would be lost).
+ */
+export interface RegistrarSecret {
+  apiVersion?: 'v1';
+  kind?: 'Secret';
+  metadata: ObjectMeta & { finalizers?: string[] };
+  type?: string;
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  immutable?: boolean;
+}
+
+/** A GET of a namespace: the object, null when NotFound, or the error that made it unknowable. */
+export type NamespaceLookup = NamespaceObject | null | { error: string };
+
+/** What one pass read; the planner decides from this alone. */
+export interface RegistrarObserved {
+  /** `LIST namespaces -l <prefix>managed-by=<value>`. */
+  namespaces: NamespaceObject[];
+  /**
+   * Secrets of the managed namespaces (the kubeconfig sources) and of the target namespace (the
+   * Argo CD Secrets, owned or not). Secrets of other namespaces are ignored.
+   */
+  secrets: RegistrarSecret[];
+  /** Answers to the namespaces a previous plan listed in `needs`. */
+  namespaceLookups?: Record<string, NamespaceLookup>;
+  now: Date;
+}
+
+export const CONFLICT_REASONS = [
+  'not_managed',
+  'orphan_cluster_mismatch',
+  'incumbent',
+  'contested_name',
+  'create_race',
+  'server_collision',
+] as const;
+export type ConflictReason = (typeof CONFLICT_REASONS)[number];
+
+export const REGISTRATION_STATES = ['active', 'demoted'] as const;
+export type RegistrationState = (typeof REGISTRATION_STATES)[number];
+
+export const CREDENTIAL_EXPIRY_BUCKETS = [
+  'expired',
+  'lt_24h',
+  'lt_7d',
+  'lt_30d',
+  'ok',
+  'token',
+  'exec',
+  'unreadable',
+  'absent',
+] as const;
+export type CredentialExpiry = (typeof CREDENTIAL_EXPIRY_BUCKETS)[number];
+
+export type DeleteReason = 'namespace_gone' | 'stale_uid' | 'demoted_ttl';
+
+export type RegistrarAction =
+  | {
+      type: 'create';
+      /** The source namespace (the reconcile key) the action belongs to. */
+      namespace: string;
+      cluster: string;
+      server: string;
+      secret: RegistrarSecret;
+    }
+  | {
+      type: 'update';
+      namespace: string;
+      cluster: string;
+      server: string;
+      /** The whole object to PUT; its resourceVersion is the precondition. */
+      secret: RegistrarSecret;
+      /** The Secret recorded no source namespace and is adopted by this one. */
+      adoption: boolean;
+    }
+  | {
+      type: 'demote';
+      namespace: string;
+      secret: RegistrarSecret;
+      supersededBy: string;
+    }
+  | {
+      type: 'delete';
+      namespace: string;
+      name: string;
+      /** Precondition: only this incarnation is deleted. */
+      uid?: string;
+      /** Precondition as well (demoted-TTL deletes). */
+      resourceVersion?: string;
+      reason: DeleteReason;
+    };
+
+export interface RegistrarConflict {
+  reason: ConflictReason;
+  namespace: string;
+  cluster: string;
+  message: string;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFields = Record<string, string | number | boolean>;
+
+export interface RegistrarLog {
+  level: LogLevel;
+  message: string;
+  fields: LogFields;
+}
+
+export interface RegistrationSeries {
+  state: RegistrationState;
+  credentialExpiry: CredentialExpiry;
+  value: number;
+}
+
+export interface RegistrarMetricsSnapshot {
+  /** Refusals this pass, every reason present. */
+  conflicts: Record<ConflictReason, number>;
+  /** Adoptions this pass would make. */
+  adoptions: number;
+  /** Every state × credential_expiry series, zeros included. */
+  registrations: RegistrationSeries[];
+  /** Owned Secrets recording no source namespace. */
+  unroutedSecrets: number;
+}
+
+export interface RegistrarPlan {
+  /** Sorted reconcile keys: managed namespaces ∪ source namespaces of owned Secrets. */
+  keys: string[];
+  /** In the order they were decided; the executor runs deletes, then updates, then creates. */
+  actions: RegistrarAction[];
+  conflicts: RegistrarConflict[];
+  logs: RegistrarLog[];
+  /** Keys that could not be evaluated (a read failed); the pass reports them as errors. */
+  errors: Array<{ namespace: string; message: string }>;
+  /**
+   * Namespaces whose existence the plan depends on but the observation does not say: GET them,
+   * put the answers in `namespaceLookups` and plan again. Non-empty means the plan is incomplete.
+   */
+  needs: string[];
+  /** The metrics this pass would publish (registrations as they stand after `actions`). */
+  metrics: RegistrarMetricsSnapshot;
+}

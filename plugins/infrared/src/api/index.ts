@@ -1,0 +1,2 @@
+export { infraredApiRef } from './infraredApiRef';
+export { infraredApiFactory } from './infraredApiFactory';

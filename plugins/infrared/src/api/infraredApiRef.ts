@@ -1,0 +1,8 @@
+import { createApiRef } from '@backstage/frontend-plugin-api';
+import type { InfraredApi } from '@internal/plugin-infrared-common';
+
+/** The Infrared REST API (clusters), implemented by `InfraredApiClient` from -common. */
+export const infraredApiRef = createApiRef<InfraredApi>().with({
+  id: 'plugin.infrared.api',
+  pluginId: 'infrared',
+});

@@ -1,0 +1,1 @@
+export { ClusterNameCell } from './ClusterNameCell';

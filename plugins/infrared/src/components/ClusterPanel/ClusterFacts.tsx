@@ -1,0 +1,69 @@
+import { Fragment, ReactNode } from 'react';
+import Typography from '@material-ui/core/Typography';
+import { makeStyles } from '@material-ui/core/styles';
+import type { ClusterView } from '@internal/plugin-infrared-common';
+import { GitopsPathCell } from '../GitopsPathCell';
+
+const useStyles = makeStyles(theme => ({
+  list: {
+    display: 'grid',
+    gridTemplateColumns: 'max-content 1fr',
+    columnGap: theme.spacing(2),
+    rowGap: theme.spacing(0.5),
+    margin: 0,
+  },
+  term: { color: theme.palette.text.secondary },
+  value: { margin: 0, wordBreak: 'break-all' },
+}));
+
+const CONNECTION = {
+  inCluster: 'The management cluster itself (in-cluster service account)',
+  kubeconfig: 'Kubeconfig (stored in a Secret, never shown)',
+  none: 'None yet',
+};
+
+/** The cluster's spec and status, one line each. */
+export const ClusterFacts = ({ cluster }: { cluster: ClusterView }) => {
+  const classes = useStyles();
+  const facts: Array<[string, ReactNode]> = [
+    ['Type', cluster.type],
+    ['Connection', CONNECTION[cluster.connection] ?? cluster.connection],
+    ['Flavor', cluster.flavor],
+    ['Provider', cluster.provider],
+    ['Region', cluster.region],
+    ['Server override', cluster.server],
+    ['Kubernetes version', cluster.kubernetesVersion],
+    ['Nodes', cluster.nodes],
+    ['Argo CD Secret', cluster.argoSecret],
+    ['Argo CD server', cluster.argoServer],
+    [
+      'Gitops path',
+      cluster.gitopsPath || cluster.pullRequest ? (
+        <GitopsPathCell cluster={cluster} />
+      ) : undefined,
+    ],
+    ['Change', cluster.pullRequest?.url],
+    [
+      'Discovered',
+      cluster.discovered &&
+        `yes, from namespace ${cluster.discovered.sourceNamespace}`,
+    ],
+    ['Created', cluster.createdAt],
+  ];
+  return (
+    <dl className={classes.list}>
+      {facts.map(([term, value]) => (
+        <Fragment key={term}>
+          <dt className={classes.term}>
+            <Typography variant="body2">{term}</Typography>
+          </dt>
+          <dd className={classes.value}>
+            <Typography variant="body2" component="div">
+              {value === undefined || value === '' ? '—' : value}
+            </Typography>
+          </dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+};

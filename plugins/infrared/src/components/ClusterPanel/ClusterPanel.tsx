@@ -1,0 +1,82 @@
+import Box from '@material-ui/core/Box';
+import Divider from '@material-ui/core/Divider';
+import Drawer from '@material-ui/core/Drawer';
+import IconButton from '@material-ui/core/IconButton';
+import Typography from '@material-ui/core/Typography';
+import CloseIcon from '@material-ui/icons/Close';
+import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { Allowance } from '../../hooks/useClusterPermissions';
+import { RemoveClusterSection } from '../RemoveCluster';
+import { ClusterFacts } from './ClusterFacts';
+import { ConditionsTable } from './ConditionsTable';
+
+export interface ClusterPanelProps {
+  /** The cluster to show; the drawer is closed without one. */
+  cluster?: ClusterView;
+  onClose: () => void;
+  remove: Allowance;
+  onRemoved: (name: string) => void;
+}
+
+const NOT_YET =
+  'Shown here once the cluster allowlist lands; today the allowlist is an edit to the Organization.';
+
+/** A drawer with everything about one cluster: facts, all conditions, and Remove. */
+export const ClusterPanel = ({
+  cluster,
+  onClose,
+  remove,
+  onRemoved,
+}: ClusterPanelProps) => (
+  <Drawer anchor="right" open={!!cluster} onClose={onClose}>
+    {cluster && (
+      <Box
+        width={760}
+        maxWidth="100vw"
+        p={3}
+        role="region"
+        aria-label={`Cluster ${cluster.name}`}
+      >
+        <Box display="flex" alignItems="center">
+          <Typography variant="h5" component="h2" style={{ flexGrow: 1 }}>
+            {cluster.name}
+          </Typography>
+          <IconButton aria-label="Close the cluster panel" onClick={onClose}>
+            <CloseIcon />
+          </IconButton>
+        </Box>
+        <ClusterFacts cluster={cluster} />
+        <Box my={2}>
+          <Divider />
+        </Box>
+        <Typography variant="h6" component="h3">
+          Conditions
+        </Typography>
+        <ConditionsTable conditions={cluster.conditions} />
+        <Box my={2}>
+          <Divider />
+        </Box>
+        <Typography variant="h6" component="h3">
+          Zones placed
+        </Typography>
+        <Typography variant="body2" color="textSecondary" paragraph>
+          {NOT_YET}
+        </Typography>
+        <Typography variant="h6" component="h3">
+          Orgs allowed
+        </Typography>
+        <Typography variant="body2" color="textSecondary" paragraph>
+          {NOT_YET}
+        </Typography>
+        <Box my={2}>
+          <Divider />
+        </Box>
+        <RemoveClusterSection
+          cluster={cluster}
+          allowance={remove}
+          onRemoved={onRemoved}
+        />
+      </Box>
+    )}
+  </Drawer>
+);

@@ -1,0 +1,112 @@
+import { useEffect, useMemo, useState } from 'react';
+import Table from '@material-ui/core/Table';
+import TableBody from '@material-ui/core/TableBody';
+import TableCell from '@material-ui/core/TableCell';
+import TableContainer from '@material-ui/core/TableContainer';
+import TableHead from '@material-ui/core/TableHead';
+import TablePagination from '@material-ui/core/TablePagination';
+import TableRow from '@material-ui/core/TableRow';
+import TableSortLabel from '@material-ui/core/TableSortLabel';
+import type { ClusterView } from '@internal/plugin-infrared-common';
+import { SortDirection, SortKey, sortClusters } from '../../lib/sortClusters';
+import { ClusterRow } from './ClusterRow';
+import { COLUMNS } from './columns';
+
+export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100];
+
+export interface ClustersTableProps {
+  /** The clusters to show (already filtered). */
+  clusters: ClusterView[];
+  /** Changes when the filter changes: back to the first page. */
+  filterKey: string;
+  onOpen: (name: string) => void;
+}
+
+/** The clusters, sortable by column and paginated, so 1,000 clusters render one page at a time. */
+export const ClustersTable = ({
+  clusters,
+  filterKey,
+  onOpen,
+}: ClustersTableProps) => {
+  const [sortKey, setSortKey] = useState<SortKey>('name');
+  const [direction, setDirection] = useState<SortDirection>('asc');
+  const [page, setPage] = useState(0);
+  const [rowsPerPage, setRowsPerPage] = useState(ROWS_PER_PAGE_OPTIONS[0]);
+
+  useEffect(() => setPage(0), [filterKey]);
+
+  const sorted = useMemo(
+    () => sortClusters(clusters, sortKey, direction),
+    [clusters, sortKey, direction],
+  );
+  const lastPage = Math.max(0, Math.ceil(sorted.length / rowsPerPage) - 1);
+  const shownPage = Math.min(page, lastPage);
+  const rows = sorted.slice(
+    shownPage * rowsPerPage,
+    (shownPage + 1) * rowsPerPage,
+  );
+  const now = Date.now();
+
+  const sortBy = (key: SortKey) => {
+    if (key === sortKey) setDirection(d => (d === 'asc' ? 'desc' : 'asc'));
+    else {
+      setSortKey(key);
+      setDirection('asc');
+    }
+  };
+
+  return (
+    <>
+      <TableContainer>
+        <Table size="small" aria-label="Clusters" style={{ minWidth: 1500 }}>
+          <TableHead>
+            <TableRow>
+              {COLUMNS.map(column => (
+                <TableCell
+                  key={column.id}
+                  align={column.align}
+                  style={{ minWidth: column.minWidth, whiteSpace: 'nowrap' }}
+                  sortDirection={column.sortKey === sortKey ? direction : false}
+                >
+                  {column.sortKey ? (
+                    <TableSortLabel
+                      active={column.sortKey === sortKey}
+                      direction={column.sortKey === sortKey ? direction : 'asc'}
+                      onClick={() => sortBy(column.sortKey!)}
+                    >
+                      {column.label}
+                    </TableSortLabel>
+                  ) : (
+                    column.label
+                  )}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map(cluster => (
+              <ClusterRow
+                key={cluster.name}
+                cluster={cluster}
+                now={now}
+                onOpen={onOpen}
+              />
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={sorted.length}
+        page={shownPage}
+        rowsPerPage={rowsPerPage}
+        rowsPerPageOptions={ROWS_PER_PAGE_OPTIONS}
+        onPageChange={(_e, p) => setPage(p)}
+        onRowsPerPageChange={e => {
+          setRowsPerPage(Number(e.target.value));
+          setPage(0);
+        }}
+      />
+    </>
+  );
+};

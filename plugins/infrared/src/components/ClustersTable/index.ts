@@ -1,0 +1,1 @@
+export { ClustersTable } from './ClustersTable';

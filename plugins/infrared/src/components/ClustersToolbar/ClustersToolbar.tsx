@@ -1,0 +1,97 @@
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import FormControl from '@material-ui/core/FormControl';
+import InputAdornment from '@material-ui/core/InputAdornment';
+import InputLabel from '@material-ui/core/InputLabel';
+import MenuItem from '@material-ui/core/MenuItem';
+import Select from '@material-ui/core/Select';
+import TextField from '@material-ui/core/TextField';
+import Tooltip from '@material-ui/core/Tooltip';
+import Typography from '@material-ui/core/Typography';
+import RefreshIcon from '@material-ui/icons/Refresh';
+import SearchIcon from '@material-ui/icons/Search';
+import { STATUS_FILTERS, StatusFilter } from '../../lib/filterClusters';
+
+export interface ClustersToolbarProps {
+  text: string;
+  onText: (text: string) => void;
+  status: StatusFilter;
+  onStatus: (status: StatusFilter) => void;
+  shown: number;
+  total: number;
+  /** Clusters still registering: the list refreshes on its own while there are any. */
+  inProgress: number;
+  pollIntervalMs: number;
+  onRefresh: () => void;
+}
+
+/** Text and status filters, what is shown, and whether the list refreshes on its own. */
+export const ClustersToolbar = (props: ClustersToolbarProps) => {
+  const seconds = Math.round(props.pollIntervalMs / 100) / 10;
+  return (
+    <Box
+      display="flex"
+      alignItems="center"
+      flexWrap="wrap"
+      mb={2}
+      style={{ gap: 16 }}
+    >
+      <TextField
+        label="Filter"
+        placeholder="name, provider, region, reason…"
+        variant="outlined"
+        size="small"
+        value={props.text}
+        onChange={e => props.onText(e.target.value)}
+        inputProps={{ 'aria-label': 'Filter clusters' }}
+        InputProps={{
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        }}
+      />
+      <FormControl variant="outlined" size="small" style={{ minWidth: 180 }}>
+        <InputLabel id="infrared-status-filter">Status</InputLabel>
+        <Select
+          labelId="infrared-status-filter"
+          label="Status"
+          value={props.status}
+          onChange={e => props.onStatus(e.target.value as StatusFilter)}
+          SelectDisplayProps={{ 'aria-label': 'Status filter' } as any}
+        >
+          {STATUS_FILTERS.map(f => (
+            <MenuItem key={f.value} value={f.value}>
+              {f.label}
+            </MenuItem>
+          ))}
+        </Select>
+      </FormControl>
+      <Typography
+        variant="body2"
+        color="textSecondary"
+        data-testid="cluster-count"
+      >
+        {props.shown === props.total
+          ? `${props.total} clusters`
+          : `${props.shown} of ${props.total} clusters`}
+      </Typography>
+      <Box flexGrow={1} />
+      {props.inProgress > 0 && (
+        <Tooltip title="Connected or Registered is not True yet: the list reloads on its own until they are">
+          <Typography variant="body2" color="textSecondary">
+            {props.inProgress} in progress: refreshing every {seconds} s
+          </Typography>
+        </Tooltip>
+      )}
+      <Button
+        size="small"
+        startIcon={<RefreshIcon />}
+        onClick={props.onRefresh}
+      >
+        Refresh
+      </Button>
+    </Box>
+  );
+};

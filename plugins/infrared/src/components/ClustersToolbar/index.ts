@@ -1,0 +1,1 @@
+export { ClustersToolbar } from './ClustersToolbar';

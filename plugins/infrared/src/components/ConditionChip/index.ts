@@ -1,0 +1,1 @@
+export { ConditionChip } from './ConditionChip';

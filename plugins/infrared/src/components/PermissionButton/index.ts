@@ -1,0 +1,1 @@
+export { PermissionButton } from './PermissionButton';

@@ -1,0 +1,148 @@
+import { useMemo, useState } from 'react';
+import Button from '@material-ui/core/Button';
+import CircularProgress from '@material-ui/core/CircularProgress';
+import Dialog from '@material-ui/core/Dialog';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
+import Alert from '@material-ui/lab/Alert';
+import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  ClusterView,
+  InfraredApiError,
+} from '@internal/plugin-infrared-common';
+import { infraredApiRef } from '../../api';
+import {
+  checkRegisterForm,
+  EMPTY_FORM,
+  groupErrors,
+  RegisterFormCheck,
+  RegisterFormValues,
+} from '../../lib/registerForm';
+import { RegisterClusterForm } from './RegisterClusterForm';
+import { RegistrationProgress } from './RegistrationProgress';
+
+export interface RegisterClusterDialogProps {
+  onClose: () => void;
+  /** Called once the API has created the cluster. */
+  onRegistered: (cluster: ClusterView) => void;
+  pollIntervalMs: number;
+}
+
+/**
+ * "Register a workload cluster": the form, then the new cluster's progress. The kubeconfig lives
+ * in this component's state only and goes nowhere but the POST body; closing the dialog drops it.
+ */
+export const RegisterClusterDialog = ({
+  onClose,
+  onRegistered,
+  pollIntervalMs,
+}: RegisterClusterDialogProps) => {
+  const api = useApi(infraredApiRef);
+  const [values, setValues] = useState<RegisterFormValues>(EMPTY_FORM);
+  const [touched, setTouched] = useState<
+    Partial<Record<keyof RegisterFormValues, boolean>>
+  >({});
+  const [serverErrors, setServerErrors] = useState<RegisterFormCheck['errors']>(
+    {},
+  );
+  const [submitError, setSubmitError] = useState<string>();
+  const [submitting, setSubmitting] = useState(false);
+  const [created, setCreated] = useState<ClusterView>();
+  const check = useMemo(() => checkRegisterForm(values), [values]);
+
+  const change = (next: RegisterFormValues) => {
+    setValues(next);
+    setServerErrors({});
+    setSubmitError(undefined);
+  };
+
+  const submit = async () => {
+    if (!check.request) return;
+    setSubmitting(true);
+    setSubmitError(undefined);
+    try {
+      const cluster = await api.registerCluster(check.request);
+      setValues(EMPTY_FORM);
+      setCreated(cluster);
+      onRegistered(cluster);
+    } catch (e) {
+      const error = e as InfraredApiError;
+      setServerErrors(groupErrors(error.fieldErrors ?? []));
+      setSubmitError(error.message);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={submitting ? undefined : onClose}
+      fullWidth
+      maxWidth="md"
+      aria-labelledby="register-cluster-title"
+    >
+      <DialogTitle id="register-cluster-title">
+        Register a workload cluster
+      </DialogTitle>
+      <DialogContent>
+        {created ? (
+          <RegistrationProgress
+            created={created}
+            pollIntervalMs={pollIntervalMs}
+          />
+        ) : (
+          <form
+            onSubmit={e => {
+              e.preventDefault();
+              submit();
+            }}
+            id="register-cluster-form"
+            autoComplete="off"
+          >
+            <RegisterClusterForm
+              values={values}
+              onChange={change}
+              check={check}
+              touched={touched}
+              onTouch={field => setTouched(t => ({ ...t, [field]: true }))}
+              serverErrors={serverErrors}
+              disabled={submitting}
+            />
+            {submitError && (
+              <Alert severity="error" style={{ marginTop: 16 }}>
+                {submitError}
+              </Alert>
+            )}
+          </form>
+        )}
+      </DialogContent>
+      <DialogActions>
+        {created ? (
+          <Button onClick={onClose} variant="contained" color="primary">
+            Close
+          </Button>
+        ) : (
+          <>
+            <Button onClick={onClose} disabled={submitting}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              form="register-cluster-form"
+              variant="contained"
+              color="primary"
+              disabled={!check.request || submitting}
+              startIcon={
+                submitting ? <CircularProgress size={16} /> : undefined
+              }
+            >
+              Register
+            </Button>
+          </>
+        )}
+      </DialogActions>
+    </Dialog>
+  );
+};

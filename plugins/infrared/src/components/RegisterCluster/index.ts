@@ -1,0 +1,2 @@
+export { RegisterClusterButton } from './RegisterClusterButton';
+export { RegisterClusterDialog } from './RegisterClusterDialog';

@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import Button from '@material-ui/core/Button';
+import CircularProgress from '@material-ui/core/CircularProgress';
+import Dialog from '@material-ui/core/Dialog';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  ARGOCD_NAMESPACE,
+  argoSecretName,
+  ClusterView,
+  INFRARED_NAMESPACE,
+  kubeconfigSecretName,
+} from '@internal/plugin-infrared-common';
+import { infraredApiRef } from '../../api';
+
+export interface RemoveClusterDialogProps {
+  cluster: ClusterView;
+  onCancel: () => void;
+  onRemoved: (name: string) => void;
+}
+
+/** Confirms a removal, saying what goes and what stays, then sends DELETE. */
+export const RemoveClusterDialog = ({
+  cluster,
+  onCancel,
+  onRemoved,
+}: RemoveClusterDialogProps) => {
+  const api = useApi(infraredApiRef);
+  const [removing, setRemoving] = useState(false);
+  const [error, setError] = useState<Error>();
+  const { name } = cluster;
+
+  const confirm = async () => {
+    setRemoving(true);
+    setError(undefined);
+    try {
+      await api.removeCluster(name);
+      onRemoved(name);
+    } catch (e) {
+      setError(e as Error);
+      setRemoving(false);
+    }
+  };
+
+  const gitopsFile = cluster.gitopsPath
+    ? `the app-of-apps file ${cluster.gitopsPath} in the gitops repo`
+    : 'the app-of-apps file in the gitops repo, if registration wrote one';
+
+  return (
+    <Dialog
+      open
+      onClose={removing ? undefined : onCancel}
+      aria-labelledby="remove-cluster-title"
+    >
+      <DialogTitle id="remove-cluster-title">
+        Remove cluster {name}?
+      </DialogTitle>
+      <DialogContent>
+        <Typography variant="subtitle2">What is removed</Typography>
+        <ul data-testid="removed">
+          <li>the Cluster {name}</li>
+          {cluster.connection === 'inCluster' ? (
+            <li>
+              nothing else: it is reached in-cluster, so it has no kubeconfig
+              Secret and no Argo CD cluster Secret
+            </li>
+          ) : (
+            <>
+              <li>
+                its kubeconfig Secret {kubeconfigSecretName(name)} in namespace{' '}
+                {INFRARED_NAMESPACE}
+              </li>
+              <li>
+                its Argo CD cluster Secret {argoSecretName(name)} in namespace{' '}
+                {ARGOCD_NAMESPACE}: Argo CD stops deploying to the cluster
+              </li>
+            </>
+          )}
+        </ul>
+        <Typography variant="subtitle2">What stays</Typography>
+        <ul data-testid="stays">
+          <li>{gitopsFile}: remove it with a pull request</li>
+          <li>
+            everything on the cluster itself: nothing on {name} is deleted
+          </li>
+        </ul>
+        {error && <Alert severity="error">{error.message}</Alert>}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onCancel} disabled={removing}>
+          Cancel
+        </Button>
+        <Button
+          variant="contained"
+          color="secondary"
+          onClick={confirm}
+          disabled={removing}
+          startIcon={removing ? <CircularProgress size={16} /> : undefined}
+        >
+          Remove cluster
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+};

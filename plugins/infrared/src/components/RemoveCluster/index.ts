@@ -1,0 +1,2 @@
+export { RemoveClusterSection } from './RemoveClusterSection';
+export { RemoveClusterDialog } from './RemoveClusterDialog';

@@ -1,0 +1,52 @@
+import {
+  ClusterCondition,
+  ClusterConditionTypes,
+  ClusterView,
+  findCondition,
+} from '@internal/plugin-infrared-common';
+
+/** The two conditions registration goes through, in order. */
+export const REGISTRATION_CONDITIONS = [
+  ClusterConditionTypes.Connected,
+  ClusterConditionTypes.Registered,
+] as const;
+
+/** A condition's status, or `Pending` when the reconciler has not written it yet. */
+export type ConditionState = ClusterCondition['status'] | 'Pending';
+
+export function conditionState(
+  cluster: Pick<ClusterView, 'conditions'>,
+  type: string,
+): ConditionState {
+  return findCondition(cluster, type)?.status ?? 'Pending';
+}
+
+/**
+ * Whether registration has not finished: Connected or Registered is not True. A discovered child
+ * cluster counts only when it carries a condition that is not True (it may carry none).
+ */
+export function isInProgress(cluster: ClusterView): boolean {
+  return REGISTRATION_CONDITIONS.some(type => {
+    const condition = findCondition(cluster, type);
+    if (cluster.discovered && !condition) return false;
+    return condition?.status !== 'True';
+  });
+}
+
+/** Both Connected and Registered are True. */
+export function isRegistered(cluster: Pick<ClusterView, 'conditions'>) {
+  return REGISTRATION_CONDITIONS.every(
+    type => conditionState(cluster, type) === 'True',
+  );
+}
+
+/** The first condition that is False: where registration is stuck, with its reason. */
+export function stuckCondition(
+  cluster: Pick<ClusterView, 'conditions'>,
+): ClusterCondition | undefined {
+  for (const type of REGISTRATION_CONDITIONS) {
+    const condition = findCondition(cluster, type);
+    if (condition?.status === 'False') return condition;
+  }
+  return undefined;
+}

@@ -1,0 +1,4 @@
+/** Why the register and remove controls are disabled for a user who is not a platform admin. */
+export const REGISTER_DENIED = 'Only platform admins can register clusters';
+export const REMOVE_DENIED = 'Only platform admins can remove clusters';
+export const CHECKING_PERMISSION = 'Checking your permissions…';
