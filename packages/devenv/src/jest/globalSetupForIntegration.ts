@@ -1,8 +1,6 @@
-import devenvGlobalSetup from '@internal/devenv/src/jest/globalSetup';
 import fs from 'node:fs';
 import path from 'node:path';
-
-const SRC = path.resolve(__dirname, '../..');
+import devenvGlobalSetup from './globalSetup';
 
 function integrationTests(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
@@ -13,14 +11,16 @@ function integrationTests(dir: string): string[] {
 }
 
 /**
- * Jest globalSetup of this package: starts (or reuses, through INFRARED_DEVENV_STATE) the devenv
- * control plane only when the run includes an integration test, so unit-test runs stay fast.
+ * Jest globalSetup for packages with both unit and integration tests: starts (or reuses, through
+ * INFRARED_DEVENV_STATE) the devenv control plane only when the run includes an integration
+ * test of the package, so unit-test runs stay fast.
  */
-export default async function globalSetup(globalConfig: {
-  testPathPatterns?: { patterns?: string[] };
-}): Promise<void> {
+export default async function globalSetupForIntegration(
+  globalConfig: { testPathPatterns?: { patterns?: string[] } },
+  projectConfig: { rootDir: string },
+): Promise<void> {
   const patterns = globalConfig?.testPathPatterns?.patterns ?? [];
-  const files = integrationTests(SRC);
+  const files = integrationTests(projectConfig.rootDir);
   const wanted =
     patterns.length === 0
       ? files.length > 0
