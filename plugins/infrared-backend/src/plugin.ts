@@ -4,24 +4,16 @@ import {
 } from '@backstage/backend-plugin-api';
 import { infraredPermissions } from '@internal/plugin-infrared-common';
 import { createRouter } from './api/router';
-import {
-  ClusterReconciler,
-  ClusterService,
-  findRepoRoot,
-  readClustersConfig,
-  ReconcileTrigger,
-} from './clusters';
+import { ClusterService, createClusters, findRepoRoot } from './clusters';
 import {
   createGitopsPublisher,
   gitopsPublisherExtensionPoint,
   type GitopsPublisherFactory,
 } from './gitops';
 import { infraredKubeServiceRef } from './kube';
-import { listDiscoveredClusters } from '@internal/plugin-infrared-node';
-import { discoveredClustersOptions, registerRegistrarTask } from './registrar';
+import { registerRegistrarTask } from './registrar';
 
-/** The scheduled task that reconciles every Cluster. */
-export const CLUSTERS_RECONCILE_TASK_ID = 'infrared-clusters-reconcile';
+export { CLUSTERS_RECONCILE_TASK_ID } from './clusters';
 
 /**
  * The Infrared backend plugin: REST API under /api/infrared and the reconcilers.
@@ -56,7 +48,6 @@ export const infraredPlugin = createBackendPlugin({
       async init(deps) {
         const { config, logger, httpRouter, scheduler, kube } = deps;
         deps.permissionsRegistry.addPermissions(infraredPermissions);
-        const settings = readClustersConfig(config);
 
         const registrar = await registerRegistrarTask({
           config,
@@ -67,7 +58,6 @@ export const infraredPlugin = createBackendPlugin({
 
         let clusters: ClusterService | undefined;
         if (kube.management) {
-          const { api, prober } = kube.management;
           const publisher = publisherFactory
             ? await publisherFactory({ config, logger })
             : createGitopsPublisher({
@@ -75,52 +65,14 @@ export const infraredPlugin = createBackendPlugin({
                 logger,
                 rootDir: findRepoRoot(),
               });
-          const reconciler = new ClusterReconciler({
-            api,
-            prober,
-            publisher,
-            managementCluster: settings.managementCluster,
+          clusters = await createClusters({
+            config,
             logger,
-          });
-          const trigger = new ReconcileTrigger(
             scheduler,
-            CLUSTERS_RECONCILE_TASK_ID,
-            logger,
-          );
-          const { secrets } = api;
-          clusters = new ClusterService({
-            api,
-            managementCluster: settings.managementCluster,
-            logger,
-            listDiscovered: registrar
-              ? () =>
-                  listDiscoveredClusters(
-                    secrets,
-                    discoveredClustersOptions(config),
-                  )
-              : undefined,
-            onChange: name => {
-              trigger.request();
-              reconciler
-                .reconcileOne(name)
-                .catch(e =>
-                  logger.warn(
-                    `infrared: reconciling cluster ${name} failed: ${e.message}`,
-                  ),
-                );
-            },
-          });
-          await scheduler.scheduleTask({
-            id: CLUSTERS_RECONCILE_TASK_ID,
-            scope: 'global',
-            frequency: settings.reconcileInterval,
-            timeout: { minutes: 10 },
-            fn: async signal => {
-              const pass = await reconciler.reconcileAll(signal);
-              logger.debug?.(
-                `infrared: reconciled ${pass.clusters} clusters in ${pass.durationMs} ms with ${pass.requests} requests`,
-              );
-            },
+            api: kube.management.api,
+            prober: kube.management.prober,
+            publisher,
+            withDiscovered: Boolean(registrar),
           });
         } else {
           logger.warn(

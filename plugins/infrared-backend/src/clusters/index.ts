@@ -24,3 +24,8 @@ export {
   type ClustersConfig,
 } from './config';
 export { managementClusterResource, isManagementCluster } from './management';
+export {
+  createClusters,
+  CLUSTERS_RECONCILE_TASK_ID,
+  type CreateClustersOptions,
+} from './createClusters';

@@ -1,0 +1,86 @@
+import type {
+  LoggerService,
+  RootConfigService,
+  SchedulerService,
+} from '@backstage/backend-plugin-api';
+import {
+  listDiscoveredClusters,
+  type ClusterProber,
+  type ManagementApi,
+} from '@internal/plugin-infrared-node';
+import type { GitopsPublisher } from '../gitops';
+import { discoveredClustersOptions } from '../registrar';
+import { ClusterService } from './ClusterService';
+import { readClustersConfig } from './config';
+import { ClusterReconciler } from './reconciler';
+import { ReconcileTrigger } from './trigger';
+
+/** The scheduled task that reconciles every Cluster. */
+export const CLUSTERS_RECONCILE_TASK_ID = 'infrared-clusters-reconcile';
+
+export interface CreateClustersOptions {
+  config: RootConfigService;
+  logger: LoggerService;
+  scheduler: SchedulerService;
+  api: ManagementApi;
+  prober: ClusterProber;
+  publisher: GitopsPublisher;
+  /** List the registrar's child clusters beside the Clusters (when the registrar runs). */
+  withDiscovered: boolean;
+}
+
+/**
+ * Registration as one capability: the reconciler on a `scope: 'global'` scheduled task, and the
+ * service the REST API delegates to, which triggers a pass after every write.
+ */
+export async function createClusters(
+  options: CreateClustersOptions,
+): Promise<ClusterService> {
+  const { config, logger, scheduler, api } = options;
+  const settings = readClustersConfig(config);
+  const reconciler = new ClusterReconciler({
+    api,
+    prober: options.prober,
+    publisher: options.publisher,
+    managementCluster: settings.managementCluster,
+    logger,
+  });
+  const trigger = new ReconcileTrigger(
+    scheduler,
+    CLUSTERS_RECONCILE_TASK_ID,
+    logger,
+  );
+  await scheduler.scheduleTask({
+    id: CLUSTERS_RECONCILE_TASK_ID,
+    scope: 'global',
+    frequency: settings.reconcileInterval,
+    timeout: { minutes: 10 },
+    fn: async signal => {
+      const pass = await reconciler.reconcileAll(signal);
+      logger.debug?.(
+        `infrared: reconciled ${pass.clusters} clusters in ${pass.durationMs} ms with ${pass.requests} requests`,
+      );
+    },
+  });
+  return new ClusterService({
+    api,
+    managementCluster: settings.managementCluster,
+    logger,
+    // The scheduler looks for triggered global tasks only every few seconds: reconcile the
+    // changed cluster in this replica at once too (writes are guarded by resourceVersion).
+    onChange: name => {
+      trigger.request();
+      reconciler
+        .reconcileOne(name)
+        .catch(e =>
+          logger.warn(
+            `infrared: reconciling cluster ${name} failed: ${e.message}`,
+          ),
+        );
+    },
+    listDiscovered: options.withDiscovered
+      ? () =>
+          listDiscoveredClusters(api.secrets, discoveredClustersOptions(config))
+      : undefined,
+  });
+}
