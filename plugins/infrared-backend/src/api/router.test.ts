@@ -112,7 +112,8 @@ describe('REST API /v1/clusters', () => {
         nodes: 2,
         argoSecret: 'cluster-edge',
         argoServer: SERVER,
-        gitopsPath: 'registry/clusters/edge/components',
+        gitopsPath:
+          'registry/clusters/infrared-mgmt/components/cluster-edge.yaml',
         pullRequest: { url: expect.any(String), merged: true },
       });
       // Once, although an API write also triggers the scheduled pass.

@@ -161,7 +161,9 @@ describe('cluster registration on a real control plane', () => {
     expect(v.nodes).toBeLessThanOrEqual(nodes);
     expect(v.argoSecret).toBe(`cluster-${name}`);
     expect(v.argoServer).toBe(workload.server);
-    expect(v.gitopsPath).toBe(`registry/clusters/${name}/components`);
+    expect(v.gitopsPath).toBe(
+      `registry/clusters/infrared-mgmt/components/cluster-${name}.yaml`,
+    );
     expect(v.pullRequest).toMatchObject({
       merged: true,
       commit: expect.any(String),

@@ -134,7 +134,7 @@ function registered(
       nodes: 2,
       argoSecret: `cluster-${cluster.metadata.name}`,
       argoServer: SERVER,
-      gitopsPath: `registry/clusters/${cluster.metadata.name}/components`,
+      gitopsPath: `registry/clusters/infrared-mgmt/components/cluster-${cluster.metadata.name}.yaml`,
       pullRequest: {
         url: 'file:///x#abc',
         number: 1,
@@ -712,6 +712,8 @@ describe('planClusterReconcile', () => {
   describe('completeRegistration', () => {
     const cluster = clusterResource('edge');
     const base = planClusterReconcile(observe(cluster)).status;
+    const APP_OF_APPS =
+      'registry/clusters/infrared-mgmt/components/cluster-edge.yaml';
     const result: GitopsPublishResult = {
       url: 'https://github.example/o/r/pull/7',
       commit: 'c0ffee',
@@ -720,7 +722,13 @@ describe('planClusterReconcile', () => {
     };
 
     it('sets Registered True with the pull request and the gitops path', () => {
-      const status = completeRegistration(base, cluster, { result }, NOW);
+      const status = completeRegistration(
+        base,
+        cluster,
+        { result },
+        NOW,
+        APP_OF_APPS,
+      );
       expect(condition(status.conditions, 'Registered')).toEqual({
         type: 'Registered',
         status: 'True',
@@ -736,7 +744,7 @@ describe('planClusterReconcile', () => {
         commit: 'c0ffee',
         merged: true,
       });
-      expect(status.gitopsPath).toBe('registry/clusters/edge/components');
+      expect(status.gitopsPath).toBe(APP_OF_APPS);
     });
 
     it('records the commit when nothing had to change (no pull request)', () => {
@@ -745,6 +753,7 @@ describe('planClusterReconcile', () => {
         cluster,
         { result: { url: 'file:///g#abc', commit: 'abc', merged: true } },
         NOW,
+        APP_OF_APPS,
       );
       expect(status.pullRequest).toEqual({
         url: 'file:///g#abc',
@@ -759,6 +768,7 @@ describe('planClusterReconcile', () => {
         cluster,
         { result: { ...result, merged: false } },
         NOW,
+        APP_OF_APPS,
       );
       expect(condition(status.conditions, 'Registered')).toMatchObject({
         status: 'False',
@@ -775,6 +785,7 @@ describe('planClusterReconcile', () => {
         cluster,
         { error: new Error(message) },
         NOW,
+        APP_OF_APPS,
       );
       expect(condition(status.conditions, 'Registered')).toMatchObject({
         status: 'False',

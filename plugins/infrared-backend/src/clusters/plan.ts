@@ -26,7 +26,6 @@ import {
   type ProbeResult,
 } from '@internal/plugin-infrared-node';
 import type { GitopsChange, GitopsPublishResult } from '../gitops';
-import { clusterComponentsPath } from '../gitops';
 import type { ClusterConnection } from './connection';
 
 /** On a Cluster: the hash of the gitops files its registration last published. */
@@ -422,6 +421,8 @@ export function completeRegistration(
   cluster: ClusterResource,
   outcome: { result: GitopsPublishResult } | { error: Error },
   now: string,
+  /** The app-of-apps file the change adds: what the Clusters page shows and links. */
+  gitopsPath: string,
 ): ClusterStatus {
   const generation = cluster.metadata.generation;
   const next: ClusterStatus = { ...status };
@@ -445,7 +446,7 @@ export function completeRegistration(
       merged: result.merged,
     };
     if (result.merged) {
-      next.gitopsPath = clusterComponentsPath(cluster.metadata.name);
+      next.gitopsPath = gitopsPath;
       condition = {
         type: ClusterConditionTypes.Registered,
         status: 'True',

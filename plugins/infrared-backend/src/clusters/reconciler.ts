@@ -19,6 +19,7 @@ import {
   type ProbeResult,
 } from '@internal/plugin-infrared-node';
 import {
+  appOfAppsPath,
   registrationFiles,
   type GitopsChange,
   type GitopsPublisher,
@@ -313,7 +314,13 @@ export class ClusterReconciler {
       try {
         const result = await publisher.publish(plan.publish.change);
         counters.published++;
-        status = completeRegistration(status, cluster, { result }, now());
+        status = completeRegistration(
+          status,
+          cluster,
+          { result },
+          now(),
+          appOfAppsPath(name, this.options.managementCluster),
+        );
         if (result.merged) {
           base = await api.clusters.patchMetadata(name, {
             annotations: {
@@ -332,6 +339,7 @@ export class ClusterReconciler {
           cluster,
           { error: e as Error },
           now(),
+          appOfAppsPath(name, this.options.managementCluster),
         );
         logger.warn(
           `infrared: registering cluster ${name} in the gitops repo failed: ${

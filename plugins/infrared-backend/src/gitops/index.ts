@@ -29,6 +29,7 @@ export {
   buildClusterRegistryReadme,
   buildRegistryApplication,
   clusterComponentsPath,
+  appOfAppsPath,
   registrationFiles,
   type RegistryApplicationOptions,
 } from './files/registration';

@@ -16,6 +16,16 @@ export function clusterComponentsPath(clusterName: string): string {
   return `registry/clusters/${clusterName}/components`;
 }
 
+/** The app-of-apps file that registers a cluster, in the management cluster's components. */
+export function appOfAppsPath(
+  clusterName: string,
+  managementCluster: string,
+): string {
+  return `${clusterComponentsPath(
+    managementCluster,
+  )}/cluster-${clusterName}.yaml`;
+}
+
 /**
  * The Argo CD Application `registry-<name>`: an app-of-apps on the management cluster that syncs
  * everything under the registered cluster's components directory.
@@ -71,7 +81,7 @@ export function registrationFiles(
 ): Record<string, string> {
   const { clusterName, managementCluster } = options;
   return {
-    [`${clusterComponentsPath(managementCluster)}/cluster-${clusterName}.yaml`]:
+    [appOfAppsPath(clusterName, managementCluster)]:
       buildRegistryApplication(options),
     [`${clusterComponentsPath(clusterName)}/README.md`]:
       buildClusterRegistryReadme(clusterName),
