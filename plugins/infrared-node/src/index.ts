@@ -5,5 +5,6 @@
  * @packageDocumentation
  */
 export * from './ownerReference';
+export * from './concurrency';
 export * from './kube';
 export * from './registrar';

@@ -10,6 +10,7 @@ import {
   type SecretObject,
 } from '@internal/plugin-infrared-common';
 import {
+  forEachLimited,
   isAlreadyExists,
   isConflict,
   isNotFound,
@@ -27,7 +28,7 @@ import {
 import { kubeconfigSecretRef, resolveConnection } from './connection';
 import { CRD_MISSING, isCrdMissing } from './errors';
 import { managementClusterResource } from './management';
-import { forEachLimited, KeyedLock } from './mutex';
+import { KeyedLock } from './mutex';
 import {
   argoSecretReplacement,
   completeRegistration,

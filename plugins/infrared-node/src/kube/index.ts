@@ -6,3 +6,4 @@ export * from './resources';
 export * from './conditions';
 export * from './probe';
 export { InMemoryManagementApi, matchesLabelSelector } from './memory';
+export * from './meta';

@@ -1,8 +1,4 @@
-import {
-  PatchStrategy,
-  type V1ObjectMeta,
-  type V1Secret,
-} from '@kubernetes/client-node';
+import { PatchStrategy, type V1Secret } from '@kubernetes/client-node';
 import {
   CLUSTER_PLURAL,
   INFRARED_GROUP,
@@ -15,6 +11,7 @@ import {
 } from '@internal/plugin-infrared-common';
 import { KubeClient } from './client';
 import { isNotFound, toKubeApiError } from './errors';
+import { plainMeta } from './meta';
 import type { ClusterApi, ManagementApi, SecretApi } from './types';
 
 const CLUSTER = {
@@ -125,40 +122,11 @@ export class KubeClusterApi implements ClusterApi {
   }
 }
 
-function fromMeta(m: V1ObjectMeta = {}): ObjectMeta {
-  const meta: ObjectMeta = { name: m.name ?? '' };
-  if (m.namespace) meta.namespace = m.namespace;
-  if (m.uid) meta.uid = m.uid;
-  if (m.resourceVersion) meta.resourceVersion = m.resourceVersion;
-  if (m.generation !== undefined) meta.generation = m.generation;
-  if (m.creationTimestamp) {
-    meta.creationTimestamp = new Date(m.creationTimestamp).toISOString();
-  }
-  if (m.deletionTimestamp) {
-    meta.deletionTimestamp = new Date(m.deletionTimestamp).toISOString();
-  }
-  if (m.labels) meta.labels = { ...m.labels };
-  if (m.annotations) meta.annotations = { ...m.annotations };
-  if (m.ownerReferences?.length) {
-    meta.ownerReferences = m.ownerReferences.map(r => ({
-      apiVersion: r.apiVersion,
-      kind: r.kind,
-      name: r.name,
-      uid: r.uid,
-      ...(r.controller !== undefined ? { controller: r.controller } : {}),
-      ...(r.blockOwnerDeletion !== undefined
-        ? { blockOwnerDeletion: r.blockOwnerDeletion }
-        : {}),
-    }));
-  }
-  return meta;
-}
-
 function fromSecret(s: V1Secret): SecretObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: fromMeta(s.metadata),
+    metadata: plainMeta(s.metadata),
     type: s.type ?? 'Opaque',
     data: { ...(s.data ?? {}) },
   };

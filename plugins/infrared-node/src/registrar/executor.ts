@@ -1,4 +1,5 @@
 import { isAlreadyExists, isConflict, isNotFound } from '../kube/errors';
+import { forEachLimited } from '../concurrency';
 import type { RegistrarApi } from './api';
 import { auditRegistrations, isOwned } from './audit';
 import { registrarKeys } from './labels';
@@ -58,24 +59,6 @@ export interface RunRegistrarPassDeps {
   now?: () => Date;
   /** Writes in flight at once. Default 8. */
   concurrency?: number;
-}
-
-async function pool<T>(
-  items: T[],
-  concurrency: number,
-  fn: (item: T) => Promise<void>,
-  signal?: AbortSignal,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length && !signal?.aborted) {
-      const item = items[next++];
-      await fn(item);
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, worker),
-  );
 }
 
 /** Deletes first (they free names), then updates and demotions, then creates. */
@@ -268,7 +251,12 @@ export async function runRegistrarPass(
       .map(x => x.a);
     for (const p of [0, 1, 2]) {
       const batch = ordered.filter(a => phase(a) === p);
-      await pool(batch, deps.concurrency ?? 8, a => execute(a), signal);
+      await forEachLimited(
+        batch,
+        deps.concurrency ?? 8,
+        a => execute(a),
+        signal,
+      );
     }
     if (signal?.aborted) report.aborted = true;
   }
