@@ -14,8 +14,8 @@ export interface RecordedRequest {
  * The Infrared REST API over msw, so tests drive the real `InfraredApiClient` and check the wire
  * format. Clusters live in `state.clusters`; `onGet` may change a cluster each time it is read.
  */
-export function createFakeApi() {
-  const state = {
+function freshState() {
+  return {
     clusters: [] as ClusterView[],
     requests: [] as RecordedRequest[],
     /** Set to answer every list request with this status and message. */
@@ -28,6 +28,10 @@ export function createFakeApi() {
       | ((c: ClusterView, reads: number) => ClusterView),
     reads: 0,
   };
+}
+
+export function createFakeApi() {
+  const state = freshState();
   const server = setupServer(
     http.get(`${BASE}/v1/clusters`, () => {
       state.requests.push({ method: 'GET', path: '/v1/clusters' });
@@ -89,4 +93,19 @@ export function createFakeApi() {
     }),
   );
   return { server, state };
+}
+
+/**
+ * The fake API for one test file: listening for the file's tests, with its state and handlers
+ * reset after each test (requests nobody handles fail the test).
+ */
+export function setUpFakeApi() {
+  const api = createFakeApi();
+  beforeAll(() => api.server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    api.server.resetHandlers();
+    Object.assign(api.state, freshState());
+  });
+  afterAll(() => api.server.close());
+  return api;
 }

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createFakeApi } from '../../__testUtils__/fakeApi';
+import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import {
   condition,
   discovered,
@@ -12,15 +12,7 @@ import { renderPage } from '../../__testUtils__/renderPage';
 
 jest.setTimeout(30_000);
 
-const { server, state } = createFakeApi();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  state.clusters = [];
-  state.requests = [];
-  state.listFailure = undefined;
-});
-afterAll(() => server.close());
+const { state } = setUpFakeApi();
 
 const row = (name: string) => screen.getByTestId(`cluster-row-${name}`);
 const filter = (text: string) =>

@@ -1,19 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createFakeApi } from '../../__testUtils__/fakeApi';
+import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import { management, registered } from '../../__testUtils__/fixtures';
 import { renderPage } from '../../__testUtils__/renderPage';
 
 jest.setTimeout(30_000);
 
-const { server, state } = createFakeApi();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  state.clusters = [];
-  state.requests = [];
-});
-afterAll(() => server.close());
+const { state } = setUpFakeApi();
 
 // usePermission caches answers in a module-wide SWR cache: this file holds only the denied case
 // (the other suites, rendered with ALLOW, click Register and Remove).

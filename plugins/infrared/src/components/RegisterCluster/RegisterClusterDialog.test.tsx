@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORABLE_CREDENTIAL_REASON } from '@internal/plugin-infrared-common';
-import { createFakeApi } from '../../__testUtils__/fakeApi';
+import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import {
   condition,
   EXEC_KUBECONFIG,
@@ -13,17 +13,7 @@ import { renderPage } from '../../__testUtils__/renderPage';
 
 jest.setTimeout(30_000);
 
-const { server, state } = createFakeApi();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  state.clusters = [];
-  state.requests = [];
-  state.postFailure = undefined;
-  state.onGet = undefined;
-  state.reads = 0;
-});
-afterAll(() => server.close());
+const { state } = setUpFakeApi();
 
 async function openForm() {
   state.clusters = [management];

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createFakeApi } from '../../__testUtils__/fakeApi';
+import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import {
   discovered,
   management,
@@ -10,14 +10,7 @@ import { renderPage } from '../../__testUtils__/renderPage';
 
 jest.setTimeout(30_000);
 
-const { server, state } = createFakeApi();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  state.clusters = [];
-  state.requests = [];
-});
-afterAll(() => server.close());
+const { state } = setUpFakeApi();
 
 async function openPanel(name: string) {
   await userEvent.click(
