@@ -34,16 +34,7 @@ const BASELINE = Number(arg('baseline', 10));
 const TARGET_MS = 1500;
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const PORT = Number(process.env.BENCH_UI_PORT ?? 17000);
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const { CHROMIUM_FLAGS: FLAGS } = require('../../e2e/chromium');
 
 /** Installed before any page script: records when the table with every cluster is first painted. */
 function markShown(total) {
