@@ -34,6 +34,7 @@ function build() {
     [
       'package',
       'build',
+      ...(process.env.BENCH_UI_STATS ? ['--stats'] : []),
       '--config',
       path.join(repo, 'app-config.yaml'),
       '--config',

@@ -26,7 +26,11 @@ describe('App', () => {
     );
 
     expect(
-      await screen.findByRole('link', { name: /Clusters/ }, { timeout: 50_000 }),
+      await screen.findByRole(
+        'link',
+        { name: /Clusters/ },
+        { timeout: 50_000 },
+      ),
     ).toHaveAttribute('href', '/clusters');
   }, 120_000);
 });

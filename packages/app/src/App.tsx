@@ -5,6 +5,7 @@ import orgPlugin from '@backstage/plugin-org/alpha';
 import userSettingsPlugin from '@backstage/plugin-user-settings/alpha';
 import infraredPlugin from '@internal/plugin-infrared/alpha';
 import { navModule } from './modules/nav';
+import { signInModule } from './modules/signIn';
 
 export default createApp({
   features: [
@@ -14,5 +15,6 @@ export default createApp({
     userSettingsPlugin,
     infraredPlugin,
     navModule,
+    signInModule,
   ],
 });

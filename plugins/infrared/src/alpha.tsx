@@ -5,6 +5,7 @@ import {
 } from '@backstage/frontend-plugin-api';
 import StorageIcon from '@material-ui/icons/Storage';
 import { infraredApiFactory } from './api';
+import { ClustersPage } from './components/ClustersPage';
 import { rootRouteRef } from './routes';
 
 /** The typed client of the Infrared backend (`InfraredApiClient` on discovery + fetch). */
@@ -20,8 +21,9 @@ export const clustersPage = PageBlueprint.make({
     icon: <StorageIcon />,
     routeRef: rootRouteRef,
     noHeader: true,
-    loader: () =>
-      import('./components/ClustersPage').then(m => <m.ClustersPage />),
+    // Not a lazy chunk: the page is the plugin, and a cold load would otherwise wait for one more
+    // round trip after sign-in before it asks for the list (bench/ui).
+    loader: async () => <ClustersPage />,
   },
 });
 

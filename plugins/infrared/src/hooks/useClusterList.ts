@@ -1,4 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useApi } from '@backstage/frontend-plugin-api';
 import type { ClusterView } from '@internal/plugin-infrared-common';
 import { infraredApiRef } from '../api';
@@ -51,9 +57,11 @@ export function useClusterList(pollIntervalMs: number): ClusterListState {
       const items = await api.listClusters();
       if (!mounted.current) return;
       const answer = JSON.stringify(items);
-      setUnchanged(n => (answer === lastAnswer.current ? n + 1 : 0));
+      const same = answer === lastAnswer.current;
+      setUnchanged(n => (same ? n + 1 : 0));
       lastAnswer.current = answer;
-      setClusters(items);
+      // The same answer keeps the same array, so the table does not render again.
+      if (!same) setClusters(items);
       setError(undefined);
     } catch (e) {
       if (mounted.current) setError(e as Error);
@@ -65,7 +73,9 @@ export function useClusterList(pollIntervalMs: number): ClusterListState {
     }
   }, [api]);
 
-  useEffect(() => {
+  // A layout effect, so the first request leaves before the browser paints the page's shell
+  // rather than after: on a cold load that paint is the whole app's first layout (bench/ui).
+  useLayoutEffect(() => {
     refresh();
   }, [refresh]);
 
@@ -85,6 +95,8 @@ export function useClusterList(pollIntervalMs: number): ClusterListState {
   }, [shouldPoll, loading, generation, refresh, pollDelayMs]);
 
   const forget = useCallback((name: string) => {
+    // The shown list no longer matches the last answer: the next answer is applied whatever it is.
+    lastAnswer.current = undefined;
     setClusters(list => list?.filter(c => c.name !== name));
   }, []);
 

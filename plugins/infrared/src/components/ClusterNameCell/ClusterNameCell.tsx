@@ -1,8 +1,18 @@
-import Box from '@material-ui/core/Box';
 import Chip from '@material-ui/core/Chip';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
+import { makeStyles } from '@material-ui/core/styles';
 import type { ClusterView } from '@internal/plugin-infrared-common';
+
+// Static classes, not Box: a row's Box props would each build a style sheet per row on first render.
+const useStyles = makeStyles(theme => ({
+  discovered: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    marginTop: theme.spacing(0.5),
+  },
+}));
 
 export interface ClusterNameCellProps {
   cluster: ClusterView;
@@ -10,23 +20,26 @@ export interface ClusterNameCellProps {
 }
 
 /** The name, which opens the cluster panel, and the discovered marker with its source namespace. */
-export const ClusterNameCell = ({ cluster, onOpen }: ClusterNameCellProps) => (
-  <Box>
-    <Link
-      component="button"
-      variant="body2"
-      onClick={() => onOpen(cluster.name)}
-      aria-label={`Open cluster ${cluster.name}`}
-    >
-      <strong>{cluster.name}</strong>
-    </Link>
-    {cluster.discovered && (
-      <Box display="flex" alignItems="center" flexWrap="wrap" mt={0.5}>
-        <Chip size="small" variant="outlined" label="discovered" />
-        <Typography variant="caption" color="textSecondary">
-          &nbsp;from namespace {cluster.discovered.sourceNamespace}
-        </Typography>
-      </Box>
-    )}
-  </Box>
-);
+export const ClusterNameCell = ({ cluster, onOpen }: ClusterNameCellProps) => {
+  const classes = useStyles();
+  return (
+    <div>
+      <Link
+        component="button"
+        variant="body2"
+        onClick={() => onOpen(cluster.name)}
+        aria-label={`Open cluster ${cluster.name}`}
+      >
+        <strong>{cluster.name}</strong>
+      </Link>
+      {cluster.discovered && (
+        <div className={classes.discovered}>
+          <Chip size="small" variant="outlined" label="discovered" />
+          <Typography variant="caption" color="textSecondary">
+            &nbsp;from namespace {cluster.discovered.sourceNamespace}
+          </Typography>
+        </div>
+      )}
+    </div>
+  );
+};

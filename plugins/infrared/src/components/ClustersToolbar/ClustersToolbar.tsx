@@ -1,4 +1,3 @@
-import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import FormControl from '@material-ui/core/FormControl';
 import InputAdornment from '@material-ui/core/InputAdornment';
@@ -10,6 +9,7 @@ import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
 import RefreshIcon from '@material-ui/icons/Refresh';
 import SearchIcon from '@material-ui/icons/Search';
+import { makeStyles } from '@material-ui/core/styles';
 import { STATUS_FILTERS, StatusFilter } from '../../lib/filterClusters';
 
 export interface ClustersToolbarProps {
@@ -25,17 +25,23 @@ export interface ClustersToolbarProps {
   onRefresh: () => void;
 }
 
+const useStyles = makeStyles(theme => ({
+  toolbar: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: 16,
+    marginBottom: theme.spacing(2),
+  },
+  spacer: { flexGrow: 1 },
+}));
+
 /** Text and status filters, what is shown, and whether the list refreshes on its own. */
 export const ClustersToolbar = (props: ClustersToolbarProps) => {
+  const classes = useStyles();
   const seconds = Math.round(props.pollIntervalMs / 100) / 10;
   return (
-    <Box
-      display="flex"
-      alignItems="center"
-      flexWrap="wrap"
-      mb={2}
-      style={{ gap: 16 }}
-    >
+    <div className={classes.toolbar}>
       <TextField
         label="Filter"
         placeholder="name, provider, region, reason…"
@@ -77,7 +83,7 @@ export const ClustersToolbar = (props: ClustersToolbarProps) => {
           ? `${props.total} clusters`
           : `${props.shown} of ${props.total} clusters`}
       </Typography>
-      <Box flexGrow={1} />
+      <div className={classes.spacer} />
       {props.inProgress > 0 && (
         <Tooltip title="Connected or Registered is not True yet: the list reloads on its own until they are">
           <Typography variant="body2" color="textSecondary">
@@ -92,6 +98,6 @@ export const ClustersToolbar = (props: ClustersToolbarProps) => {
       >
         Refresh
       </Button>
-    </Box>
+    </div>
   );
 };

@@ -1,4 +1,3 @@
-import Box from '@material-ui/core/Box';
 import Chip from '@material-ui/core/Chip';
 import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
@@ -45,7 +44,7 @@ export const ConditionChip = ({ cluster, type, now }: ConditionChipProps) => {
   }`;
   return (
     <Tooltip title={condition?.message || PENDING_MESSAGE} placement="top">
-      <Box data-testid={`condition-${type}`}>
+      <div data-testid={`condition-${type}`}>
         <Chip
           size="small"
           label={state}
@@ -67,7 +66,7 @@ export const ConditionChip = ({ cluster, type, now }: ConditionChipProps) => {
             since {since}
           </Typography>
         )}
-      </Box>
+      </div>
     </Tooltip>
   );
 };

@@ -1,0 +1,7 @@
+import { createFrontendModule } from '@backstage/frontend-plugin-api';
+import { GuestSignInPage } from './SignInPage';
+
+export const signInModule = createFrontendModule({
+  pluginId: 'app',
+  extensions: [GuestSignInPage],
+});
