@@ -35,38 +35,7 @@ const TARGET_MS = 1500;
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const PORT = Number(process.env.BENCH_UI_PORT ?? 17000);
 const { CHROMIUM_FLAGS: FLAGS } = require('../../e2e/chromium');
-
-/** Installed before any page script: records when the table with every cluster is first painted. */
-function markShown(total) {
-  window.__shownAt = undefined;
-  const check = () => {
-    if (window.__shownAt !== undefined || window.__pending) return;
-    const count = document.querySelector('[data-testid="cluster-count"]');
-    const row = document.querySelector('[data-testid^="cluster-row-"]');
-    if (row && count && count.textContent === `${total} clusters`) {
-      window.__pending = true;
-      // The frame after the DOM change: when it is on screen.
-      requestAnimationFrame(() =>
-        setTimeout(() => {
-          window.__shownAt = performance.now();
-          window.__pending = false;
-        }, 0),
-      );
-    }
-  };
-  new MutationObserver(check).observe(document, {
-    childList: true,
-    subtree: true,
-    characterData: true,
-  });
-}
-
-async function waitShown(page) {
-  await page.waitForFunction(() => window.__shownAt !== undefined, undefined, {
-    timeout: 60_000,
-  });
-  return page.evaluate(() => window.__shownAt);
-}
+const { newBenchContext, waitShown, median } = require('./measure');
 
 /** Where a cold load's time went: the list request's start and end, and the table on screen. */
 function breakdown() {
@@ -82,14 +51,7 @@ function breakdown() {
 
 /** One run of every measure against a portal serving `total` clusters. */
 async function measureOnce(browser, url, total, results, screenshot) {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-  });
-  // Remembered guest sign-in (what the sign-in page stores after "Enter"): no sign-in page.
-  await context.addInitScript(() =>
-    localStorage.setItem('@backstage/core:SignInPage:provider', 'guest'),
-  );
-  await context.addInitScript(markShown, total);
+  const context = await newBenchContext(browser, total);
   const page = await context.newPage();
   await page.goto(`${url}/clusters`);
   results.cold.push(await waitShown(page));
@@ -131,7 +93,6 @@ async function measureOnce(browser, url, total, results, screenshot) {
   await context.close();
 }
 
-const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = ms => `${Math.round(ms)} ms`;
 const empty = () => ({
   cold: [],
