@@ -93,6 +93,10 @@ async function runFile(browser, file, options) {
 
 async function runAll({ files, chromiumPath, ...options }) {
   fs.mkdirSync(options.screenshotDir, { recursive: true });
+  // Only this run's screenshots: one left from an earlier failure would read as this run's.
+  for (const old of fs.readdirSync(options.screenshotDir)) {
+    if (old.endsWith('.jpg')) fs.rmSync(path.join(options.screenshotDir, old));
+  }
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: FLAGS,
