@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const readJson = (file: string) =>
+  JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+
+// The tool that writes the overrides, run here in check mode (a plain Node script).
+const { releaseVersions } = require(path.join(
+  root,
+  'scripts',
+  'backstage-overrides.js',
+)) as { releaseVersions: () => Map<string, string> };
+
+/** Every version of each @backstage package the lockfile installs, wherever it sits. */
+function lockedVersions(): Map<string, Set<string>> {
+  const lock = readJson('package-lock.json');
+  const versions = new Map<string, Set<string>>();
+  for (const [where, entry] of Object.entries<any>(lock.packages)) {
+    const name = where.match(/node_modules\/(@backstage\/[^/]+)$/)?.[1];
+    if (!name) continue;
+    if (!versions.has(name)) versions.set(name, new Set());
+    versions.get(name)!.add(entry.version);
+  }
+  return versions;
+}
+
+describe('one Backstage release', () => {
+  const overrides: Record<string, string> = readJson('package.json').overrides;
+
+  it('installs each @backstage package once, at the version the overrides pin', () => {
+    const off = [...lockedVersions()]
+      .filter(([name, versions]) => {
+        return versions.size !== 1 || !versions.has(overrides[name]);
+      })
+      .map(([name, versions]) => `${name}: ${[...versions].join(', ')}`);
+    expect(off).toEqual([]);
+  });
+
+  it('pins what the release in backstage.json asks for: the overrides are up to date', () => {
+    const expected = Object.fromEntries(releaseVersions());
+    const pinned = Object.fromEntries(
+      Object.entries(overrides).filter(([name]) =>
+        name.startsWith('@backstage/'),
+      ),
+    );
+    // When this fails: npm run backstage:overrides, then reinstall (see the script's header).
+    expect(pinned).toEqual(expected);
+  });
+});

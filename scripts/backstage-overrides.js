@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+/*
+ * Pins every @backstage package, direct or transitive, to the Backstage release in backstage.json,
+ * through the root package.json's `overrides`. Without them npm resolves a transitive caret range to
+ * the newest match, which is often a later release (backend-plugin-api 1.12.0 beside 1.10.1).
+ *
+ * The release's versions are read from the release's own packages: a package published in a
+ * release asks for its @backstage dependencies as `^<their version in that release>`. Starting from
+ * the workspaces' exact pins, each dependency gets the highest version any release package asks
+ * for, until nothing changes. Package metadata comes from package-lock.json, or `npm view` when
+ * the version is not installed.
+ *
+ *   node scripts/backstage-overrides.js          # print the overrides
+ *   node scripts/backstage-overrides.js --write  # write them into package.json, then:
+ *   (remove the lock's @backstage entries: npm keeps locked versions over new overrides) npm install
+ */
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const semver = require('semver');
+
+const root = path.resolve(__dirname, '..');
+const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'));
+const SCOPE = '@backstage/';
+
+function lockedManifests() {
+  const lock = readJson(path.join(root, 'package-lock.json'));
+  const manifests = new Map();
+  for (const [where, entry] of Object.entries(lock.packages)) {
+    const name = where.match(/node_modules\/(@backstage\/[^/]+)$/)?.[1];
+    if (name) manifests.set(`${name}@${entry.version}`, entry);
+  }
+  return manifests;
+}
+
+/** The exact @backstage versions the root and every workspace package.json ask for. */
+function workspacePins() {
+  const rootFile = path.join(root, 'package.json');
+  const files = [rootFile];
+  for (const pattern of readJson(rootFile).workspaces) {
+    const dir = path.join(root, pattern.replace(/\/\*$/, ''));
+    for (const entry of fs.readdirSync(dir)) {
+      const file = path.join(dir, entry, 'package.json');
+      if (fs.existsSync(file)) files.push(file);
+    }
+  }
+  const pins = new Map();
+  for (const file of files) {
+    const { dependencies, devDependencies } = readJson(file);
+    for (const [name, spec] of Object.entries({
+      ...dependencies,
+      ...devDependencies,
+    })) {
+      if (!name.startsWith(SCOPE)) continue;
+      const where = path.relative(root, file);
+      if (!semver.valid(spec)) {
+        throw new Error(
+          `${where}: ${name} is "${spec}"; pin it exactly to its release version`,
+        );
+      }
+      if (pins.has(name) && pins.get(name) !== spec) {
+        throw new Error(
+          `${where}: ${name} is ${spec}, elsewhere ${pins.get(name)}`,
+        );
+      }
+      pins.set(name, spec);
+    }
+  }
+  return pins;
+}
+
+function releaseVersions() {
+  const manifests = lockedManifests();
+  const dependenciesOf = (name, version) => {
+    const key = `${name}@${version}`;
+    if (!manifests.has(key)) {
+      const out = execFileSync(
+        'npm',
+        ['view', key, 'dependencies', 'peerDependencies', '--json'],
+        { encoding: 'utf8' },
+      ).trim();
+      const viewed = out ? JSON.parse(out) : {};
+      manifests.set(
+        key,
+        'dependencies' in viewed || 'peerDependencies' in viewed
+          ? viewed
+          : { dependencies: viewed },
+      );
+    }
+    const manifest = manifests.get(key);
+    return { ...manifest.dependencies, ...manifest.peerDependencies };
+  };
+
+  const pins = workspacePins();
+  const release = new Map(pins);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [name, version] of [...release]) {
+      for (const [dep, range] of Object.entries(
+        dependenciesOf(name, version),
+      )) {
+        if (!dep.startsWith(SCOPE)) continue;
+        const asked = semver.minVersion(range)?.version;
+        if (!asked) continue;
+        const current = release.get(dep);
+        if (pins.has(dep)) {
+          if (semver.gt(asked, current)) {
+            throw new Error(
+              `${name}@${version} asks for ${dep} ${range}, newer than the pinned ${current}: the pins are not one release`,
+            );
+          }
+        } else if (!current || semver.gt(asked, current)) {
+          release.set(dep, asked);
+          changed = true;
+        }
+      }
+    }
+  }
+  return new Map([...release].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function main() {
+  const versions = releaseVersions();
+  const overrides = Object.fromEntries(versions);
+  if (!process.argv.includes('--write')) {
+    console.log(JSON.stringify(overrides, null, 2));
+    return;
+  }
+  const file = path.join(root, 'package.json');
+  const manifest = readJson(file);
+  const others = Object.entries(manifest.overrides ?? {}).filter(
+    ([name]) => !name.startsWith(SCOPE),
+  );
+  manifest.overrides = { ...Object.fromEntries(others), ...overrides };
+  fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  console.log(`package.json: ${versions.size} @backstage overrides`);
+}
+
+if (require.main === module) main();
+module.exports = { releaseVersions };
