@@ -7,21 +7,11 @@
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { ensureDebianPackage } = require('./debian-packages');
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const BACKEND = 'http://localhost:7007';
 const FRONTEND = 'http://localhost:3000';
-
-function ensureChromium(log) {
-  if (fs.existsSync(CHROMIUM)) return true;
-  const isRoot = process.getuid && process.getuid() === 0;
-  if (isRoot && spawnSync('which', ['apt-get']).status === 0) {
-    log('installing Debian chromium with apt-get (once)');
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit' });
-  }
-  return fs.existsSync(CHROMIUM);
-}
 
 async function waitFor(url, timeoutMs, accept = status => status < 500) {
   const deadline = Date.now() + timeoutMs;
@@ -46,23 +36,33 @@ function portsInUse() {
 async function runBrowserTests({ repoRoot, env, log }) {
   const runner = path.join(repoRoot, 'e2e', 'run.js');
   if (!fs.existsSync(runner)) return { passed: 0, failed: 0 };
-  if (!ensureChromium(log)) {
-    log(`no Chromium at ${CHROMIUM}: install Debian's chromium (or set CHROMIUM_PATH)`);
+  if (!ensureDebianPackage('chromium', log)) {
+    log(
+      `no Chromium at ${CHROMIUM}: install Debian's chromium (or set CHROMIUM_PATH)`,
+    );
     return { passed: 0, failed: 1 };
   }
   if (portsInUse().length) {
-    log(`ports ${portsInUse().join(',')} are taken: stop the running portal first`);
+    log(
+      `ports ${portsInUse().join(
+        ',',
+      )} are taken: stop the running portal first`,
+    );
     return { passed: 0, failed: 1 };
   }
   const logFile = path.join(repoRoot, 'test-results', 'e2e', 'portal.log');
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, 'w');
-  const portal = spawn(process.execPath, [path.join(__dirname, 'portal.js'), 'start'], {
-    cwd: repoRoot,
-    env: { ...env, BROWSER: 'none' },
-    stdio: ['ignore', out, out],
-    detached: true,
-  });
+  const portal = spawn(
+    process.execPath,
+    [path.join(__dirname, 'portal.js'), 'start'],
+    {
+      cwd: repoRoot,
+      env: { ...env, BROWSER: 'none' },
+      stdio: ['ignore', out, out],
+      detached: true,
+    },
+  );
   const stopPortal = () => {
     try {
       process.kill(-portal.pid, 'SIGTERM');
@@ -74,19 +74,36 @@ async function runBrowserTests({ repoRoot, env, log }) {
   try {
     log(`starting the portal (log: ${path.relative(repoRoot, logFile)})`);
     const up =
-      (await waitFor(`${BACKEND}/api/infrared/health`, 600_000, s => s === 401 || s === 200)) &&
-      (await waitFor(FRONTEND, 300_000, s => s === 200));
+      (await waitFor(
+        `${BACKEND}/api/infrared/health`,
+        600_000,
+        s => s === 401 || s === 200,
+      )) && (await waitFor(FRONTEND, 300_000, s => s === 200));
     if (!up) {
       log('the portal did not come up: see its log');
       return { passed: 0, failed: 1 };
     }
     const result = spawnSync(process.execPath, [runner], {
       cwd: repoRoot,
-      env: { ...env, CHROMIUM_PATH: CHROMIUM, E2E_RESULT_FILE: path.join(repoRoot, 'test-results', 'e2e', 'result.json') },
+      env: {
+        ...env,
+        CHROMIUM_PATH: CHROMIUM,
+        E2E_RESULT_FILE: path.join(
+          repoRoot,
+          'test-results',
+          'e2e',
+          'result.json',
+        ),
+      },
       stdio: 'inherit',
     });
     try {
-      return JSON.parse(fs.readFileSync(path.join(repoRoot, 'test-results', 'e2e', 'result.json'), 'utf8'));
+      return JSON.parse(
+        fs.readFileSync(
+          path.join(repoRoot, 'test-results', 'e2e', 'result.json'),
+          'utf8',
+        ),
+      );
     } catch {
       return { passed: 0, failed: result.status === 0 ? 0 : 1 };
     }

@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ensureNode22, runtimeEnv, repoRoot } = require('./node-runtime');
 const { runBrowserTests } = require('./e2e');
+const { ensureDebianPackage } = require('./debian-packages');
 
 ensureNode22();
 
@@ -47,7 +48,8 @@ function ensureInstalled() {
   const lock = path.join(repoRoot, 'package-lock.json');
   const stale =
     !fs.existsSync(marker) ||
-    (fs.existsSync(lock) && fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs);
+    (fs.existsSync(lock) &&
+      fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs);
   if (stale) {
     const args = fs.existsSync(lock) ? ['ci'] : ['install'];
     if (run('npm', [...args, '--no-audit', '--no-fund']) !== 0) {
@@ -68,7 +70,8 @@ function registerLocalEnvironmentHooks() {
   const hooksDir = path.join(__dirname, 'start.d');
   if (!fs.existsSync(hooksDir)) return;
   for (const file of fs.readdirSync(hooksDir).sort()) {
-    if (file.endsWith('.js')) localEnvironmentHooks.push(require(path.join(hooksDir, file)));
+    if (file.endsWith('.js'))
+      localEnvironmentHooks.push(require(path.join(hooksDir, file)));
   }
 }
 
@@ -79,11 +82,15 @@ async function start() {
   for (const hook of localEnvironmentHooks) {
     Object.assign(extraEnv, await hook({ repoRoot, env, run }));
   }
-  const child = spawn(bin('backstage-cli'), ['repo', 'start', ...process.argv.slice(3)], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-    env: { ...env, ...extraEnv },
-  });
+  const child = spawn(
+    bin('backstage-cli'),
+    ['repo', 'start', ...process.argv.slice(3)],
+    {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      env: { ...env, ...extraEnv },
+    },
+  );
   const forward = signal => child.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
@@ -99,7 +106,12 @@ function startTestControlPlane() {
   const state = path.join(repoRoot, 'test-results', 'devenv', 'state.json');
   fs.mkdirSync(path.dirname(state), { recursive: true });
   const up = run(process.execPath, [
-    devenv, 'up', '--state', state, '--owner-pid', String(process.pid),
+    devenv,
+    'up',
+    '--state',
+    state,
+    '--owner-pid',
+    String(process.pid),
   ]);
   if (up !== 0) {
     // Integration tests then fail with the reason; unit tests still run and count.
@@ -121,7 +133,9 @@ async function runBrowserTestsOnce() {
     return { passed: 0, failed: 0 };
   }
   const devenv = path.join(repoRoot, 'packages', 'devenv', 'bin', 'devenv.js');
-  const demoWasUp = spawnSync(process.execPath, [devenv, 'status'], { cwd: repoRoot, env }).status === 0;
+  const demoWasUp =
+    spawnSync(process.execPath, [devenv, 'status'], { cwd: repoRoot, env })
+      .status === 0;
   const log = message => console.log(`[e2e] ${message}`);
   try {
     return await runBrowserTests({ repoRoot, env, log });
@@ -158,13 +172,23 @@ async function test() {
 
   const jestReport = path.join(repoRoot, 'test-results', 'jest.json');
   fs.rmSync(jestReport, { force: true });
+  // The backend's PostgreSQL tests start their own server from these binaries.
+  ensureDebianPackage('postgresql', message =>
+    console.log(`[test] ${message}`),
+  );
   const controlPlane = startTestControlPlane();
   try {
     step(
       'jest',
       run(
         bin('backstage-cli'),
-        ['repo', 'test', '--json', `--outputFile=${jestReport}`, ...process.argv.slice(3)],
+        [
+          'repo',
+          'test',
+          '--json',
+          `--outputFile=${jestReport}`,
+          ...process.argv.slice(3),
+        ],
         { env: { CI: 'true', ...controlPlane.env } },
       ),
     );
@@ -182,14 +206,20 @@ async function test() {
     steps,
   };
   fs.writeFileSync(summaryFile, JSON.stringify(summary, null, 2));
-  console.log(`\n[test] ${steps.map(s => `${s.name}: ${s.ok ? 'ok' : 'FAILED'}`).join(', ')}`);
+  console.log(
+    `\n[test] ${steps
+      .map(s => `${s.name}: ${s.ok ? 'ok' : 'FAILED'}`)
+      .join(', ')}`,
+  );
   process.exit(steps.every(s => s.ok) ? 0 : 1);
 }
 
 const commands = { start, test };
 const command = commands[process.argv[2]];
 if (!command) {
-  console.error(`usage: node scripts/portal.js <${Object.keys(commands).join('|')}>`);
+  console.error(
+    `usage: node scripts/portal.js <${Object.keys(commands).join('|')}>`,
+  );
   process.exit(2);
 }
 command().catch(error => {

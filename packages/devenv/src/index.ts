@@ -34,3 +34,5 @@ export { KubeClient, renderKubeconfig, parseKubeconfig } from './kube';
 export type { KubeAccess, KubeResponse } from './kube';
 export { getTestControlPlane, uniqueName, STATE_ENV } from './testing';
 export { rssBytes } from './processes';
+export { startPostgres, findPostgresBin } from './postgres';
+export type { LocalPostgres } from './postgres';
