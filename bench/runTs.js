@@ -3,18 +3,9 @@
  * so nothing is compiled first. Exits with 1 and the error when main() fails.
  */
 function registerTransform() {
-  for (const id of [
-    '@backstage/cli/config/nodeTransform.cjs',
-    '@backstage/cli-node/config/nodeTransform.cjs',
-  ]) {
-    try {
-      require(require.resolve(id, { paths: [__dirname, process.cwd()] }));
-      return;
-    } catch (e) {
-      if (e.code !== 'MODULE_NOT_FOUND') throw e;
-    }
-  }
-  throw new Error('@backstage/cli is not installed: run `npm install` at the repo root');
+  require(require.resolve('@backstage/cli/config/nodeTransform.cjs', {
+    paths: [__dirname, process.cwd()],
+  }));
 }
 
 function runTsMain(file) {

@@ -6,25 +6,11 @@
  */
 const path = require('node:path');
 
-function registerTransform() {
-  for (const id of [
-    '@backstage/cli/config/nodeTransform.cjs',
-    '@backstage/cli-node/config/nodeTransform.cjs',
-  ]) {
-    try {
-      require(require.resolve(id, { paths: [__dirname, process.cwd()] }));
-      return;
-    } catch (e) {
-      if (e.code !== 'MODULE_NOT_FOUND') throw e;
-    }
-  }
-  process.stderr.write(
-    'infrared-registrar: @backstage/cli is not installed; run `npm install` at the repo root first\n',
-  );
-  process.exit(1);
-}
-
-registerTransform();
+// Backstage's node transform (swc): the TypeScript sources run as they are. It fails with
+// "Cannot find module '@backstage/cli/...'" until `npm install` has run at the repo root.
+require(require.resolve('@backstage/cli/config/nodeTransform.cjs', {
+  paths: [__dirname, process.cwd()],
+}));
 require(path.join(__dirname, '..', 'src', 'registrar', 'cli.ts')).run(
   process.argv.slice(2),
 );
