@@ -19,4 +19,4 @@ function runTsMain(file) {
     });
 }
 
-module.exports = { runTsMain };
+module.exports = { runTsMain, registerTransform };

@@ -7,17 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-for (const id of [
-  '@backstage/cli/config/nodeTransform.cjs',
-  '@backstage/cli-node/config/nodeTransform.cjs',
-]) {
-  try {
-    require(require.resolve(id, { paths: [__dirname, process.cwd()] }));
-    break;
-  } catch (e) {
-    if (e.code !== 'MODULE_NOT_FOUND') throw e;
-  }
-}
+require('../runTs').registerTransform();
 const devenv = require('../../packages/devenv/src/index.ts');
 
 const WARM_ANCHOR_S = 15;

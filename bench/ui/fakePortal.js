@@ -8,17 +8,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 
-for (const id of [
-  '@backstage/cli/config/nodeTransform.cjs',
-  '@backstage/cli-node/config/nodeTransform.cjs',
-]) {
-  try {
-    require(require.resolve(id, { paths: [__dirname, process.cwd()] }));
-    break;
-  } catch (e) {
-    if (e.code !== 'MODULE_NOT_FOUND') throw e;
-  }
-}
+require('../runTs').registerTransform();
 const common = require('../../plugins/infrared-common/src/index.ts');
 
 const MGMT = 'infrared-mgmt';
