@@ -1,4 +1,10 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  act,
+  fireEvent,
+  screen,
+  waitFor,
+  within,
+} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import {
@@ -19,6 +25,9 @@ const filter = (text: string) =>
   fireEvent.change(screen.getByLabelText('Filter clusters'), {
     target: { value: text },
   });
+/** Lets the page poll for `ms`, inside act: its refreshes update the page meanwhile. */
+const pollFor = (ms: number) =>
+  act(() => new Promise<void>(r => setTimeout(r, ms)));
 const rowNames = () =>
   screen
     .queryAllByTestId(/^cluster-row-/)
@@ -191,7 +200,7 @@ describe('ClustersPage table', () => {
     );
     expect(state.requests.length).toBeGreaterThan(1);
     const lists = state.requests.length;
-    await new Promise(r => setTimeout(r, 300));
+    await pollFor(300);
     expect(state.requests.length).toBe(lists);
     expect(screen.queryByText(/in progress: refreshing/)).toBeNull();
   });
@@ -200,7 +209,7 @@ describe('ClustersPage table', () => {
     state.clusters = [management, unreachable];
     renderPage({ pollIntervalMs: 40 });
     await screen.findByTestId('cluster-row-edge-down');
-    await new Promise(r => setTimeout(r, 700));
+    await pollFor(700);
     // Every 40 ms would be ~17 requests; doubling waits (40, 80, 160, 320) make at most 6.
     expect(state.requests.length).toBeGreaterThanOrEqual(2);
     expect(state.requests.length).toBeLessThanOrEqual(6);
@@ -210,7 +219,7 @@ describe('ClustersPage table', () => {
     state.clusters = [management, registered('edge-1')];
     renderPage({ pollIntervalMs: 20 });
     await screen.findByTestId('cluster-row-edge-1');
-    await new Promise(r => setTimeout(r, 200));
+    await pollFor(200);
     expect(state.requests).toHaveLength(1);
   });
 
