@@ -23,14 +23,24 @@ const root = path.resolve(__dirname, '..');
 const readJson = file => JSON.parse(fs.readFileSync(file, 'utf8'));
 const SCOPE = '@backstage/';
 
-function lockedManifests() {
+/** Every @backstage package the lockfile installs, wherever it sits: [name, lock entry]. */
+function lockedPackages() {
   const lock = readJson(path.join(root, 'package-lock.json'));
-  const manifests = new Map();
-  for (const [where, entry] of Object.entries(lock.packages)) {
-    const name = where.match(/node_modules\/(@backstage\/[^/]+)$/)?.[1];
-    if (name) manifests.set(`${name}@${entry.version}`, entry);
-  }
-  return manifests;
+  return Object.entries(lock.packages)
+    .map(([where, entry]) => [
+      where.match(/node_modules\/(@backstage\/[^/]+)$/)?.[1],
+      entry,
+    ])
+    .filter(([name]) => name);
+}
+
+function lockedManifests() {
+  return new Map(
+    lockedPackages().map(([name, entry]) => [
+      `${name}@${entry.version}`,
+      entry,
+    ]),
+  );
 }
 
 /** The exact @backstage versions the root and every workspace package.json ask for. */
@@ -137,4 +147,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { releaseVersions };
+module.exports = { releaseVersions, lockedPackages };

@@ -6,19 +6,19 @@ const readJson = (file: string) =>
   JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
 
 // The tool that writes the overrides, run here in check mode (a plain Node script).
-const { releaseVersions } = require(path.join(
+const { releaseVersions, lockedPackages } = require(path.join(
   root,
   'scripts',
   'backstage-overrides.js',
-)) as { releaseVersions: () => Map<string, string> };
+)) as {
+  releaseVersions: () => Map<string, string>;
+  lockedPackages: () => Array<[string, { version: string }]>;
+};
 
 /** Every version of each @backstage package the lockfile installs, wherever it sits. */
 function lockedVersions(): Map<string, Set<string>> {
-  const lock = readJson('package-lock.json');
   const versions = new Map<string, Set<string>>();
-  for (const [where, entry] of Object.entries<any>(lock.packages)) {
-    const name = where.match(/node_modules\/(@backstage\/[^/]+)$/)?.[1];
-    if (!name) continue;
+  for (const [name, entry] of lockedPackages()) {
     if (!versions.has(name)) versions.set(name, new Set());
     versions.get(name)!.add(entry.version);
   }
