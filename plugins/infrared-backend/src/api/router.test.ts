@@ -217,6 +217,52 @@ describe('REST API /v1/clusters', () => {
       ).toBe(false);
     });
 
+    it.each([
+      ['made by hand', {}, /was made by hand/],
+      [
+        'of the registrar',
+        {
+          'argocd-cluster-registrar/managed-by': 'cluster-registrar',
+          'argocd-cluster-registrar/source-namespace': 'k3k-edge',
+        },
+        /managed by the child-cluster registrar \(label argocd-cluster-registrar\/managed-by=cluster-registrar, from namespace k3k-edge\)/,
+      ],
+      [
+        'of another tool',
+        { 'app.kubernetes.io/managed-by': 'Helm' },
+        /managed by another tool, Helm/,
+      ],
+    ])(
+      'answers 409 when argocd/cluster-<name> exists %s, naming who manages it, writing nothing',
+      async (_who, labels, message) => {
+        const h = await harness();
+        await h.api.secrets.create({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          type: 'Opaque',
+          metadata: { name: 'cluster-edge', namespace: 'argocd', labels },
+          stringData: { name: 'edge', server: 'https://203.0.113.9:6443' },
+        });
+        const before = writes(h);
+        for (const body of [
+          { name: 'edge', kubeconfig: CERT_KUBECONFIG },
+          { name: 'edge', inCluster: true },
+        ]) {
+          const res = await h.send('post', '/v1/clusters', { body });
+          expect(res.status).toBe(409);
+          expect(res.body.error.message).toMatch(message);
+          expect(res.body.error.message).toMatch(/Secret argocd\/cluster-edge/);
+        }
+        expect(writes(h)).toBe(before);
+        expect(h.api.clusterStore.has('edge')).toBe(false);
+        expect(
+          h.api.secretStore.has(
+            `${INFRARED_NAMESPACE}/cluster-edge-kubeconfig`,
+          ),
+        ).toBe(false);
+      },
+    );
+
     it('answers 409 when a kubeconfig Secret of that name is already there', async () => {
       const h = await harness();
       await h.api.secrets.create({

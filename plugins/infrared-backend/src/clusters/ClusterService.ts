@@ -1,7 +1,11 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import { ConflictError, NotFoundError } from '@backstage/errors';
 import {
+  ARGOCD_NAMESPACE,
+  argoSecretManager,
+  argoSecretName,
   clusterForRequest,
+  describeArgoSecretManager,
   clusterView,
   discoveredClusterView,
   type DiscoveredClusterInput,
@@ -78,6 +82,20 @@ export class ClusterService {
       new ConflictError(`cluster ${name} already exists: choose another name`);
     try {
       if (await api.clusters.get(name)) throw taken();
+      const argoSecret = await api.secrets.get(
+        ARGOCD_NAMESPACE,
+        argoSecretName(name),
+      );
+      if (
+        argoSecret &&
+        argoSecretManager(argoSecret.metadata).kind !== 'infrared'
+      ) {
+        throw new ConflictError(
+          `${describeArgoSecretManager(
+            argoSecret.metadata,
+          )}: Argo CD already knows a cluster named ${name}, and Infrared never takes over a Secret it did not make; choose another name, or remove that Secret first`,
+        );
+      }
     } catch (e) {
       if (e instanceof ConflictError) throw e;
       throw fromKubeError(e);

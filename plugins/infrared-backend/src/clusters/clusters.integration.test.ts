@@ -14,9 +14,12 @@ import { ClusterView, findCondition } from '@internal/plugin-infrared-common';
 import {
   KubeClient,
   KubeClusterProber,
+  KubeRegistrarApi,
   kubeConfigFromText,
   managementApi,
   RequestCounter,
+  resolveRegistrarOptions,
+  runRegistrarPass,
 } from '@internal/plugin-infrared-node';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -432,14 +435,147 @@ describe('cluster registration on a real control plane', () => {
     expect(v.argoServer).toBe('https://kubernetes.default.svc');
     expect(v.argoSecret).toBeUndefined();
     expect(condition(v, 'Connected')?.status).toBe('True');
-    expect(condition(v, 'Registered')?.status).toBe('True');
+    expect(condition(v, 'Registered')).toMatchObject({
+      status: 'True',
+      reason: 'ManagementCluster',
+      message: expect.stringContaining(
+        'root Application registry-infrared-mgmt',
+      ),
+    });
+    expect(v.gitopsPath).toBeUndefined();
     expect(await getSecret('argocd', 'cluster-infrared-mgmt')).toBeUndefined();
+    // The gitops template's root Application registry-infrared-mgmt registers it: a second
+    // definition in components/ would make the registry sync itself.
+    expect(
+      git('ls-tree', '-r', '--name-only', 'main', 'registry/clusters/'),
+    ).not.toContain('cluster-infrared-mgmt.yaml');
     const res = await send('delete', '/v1/clusters/infrared-mgmt');
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(
       /the management cluster cannot be removed/,
     );
     expect((await view('infrared-mgmt')).name).toBe('infrared-mgmt');
+  });
+
+  describe("the registrar and registration never touch each other's Secrets", () => {
+    const P = 'argocd-cluster-registrar/';
+    const managedBy = uniqueName('reg');
+    const registrarPass = async () => {
+      const warnings: string[] = [];
+      const log = (level: string) => (msg: string, fields?: object) => {
+        if (level !== 'debug' && level !== 'info')
+          warnings.push(`${msg} ${JSON.stringify(fields ?? {})}`);
+      };
+      await runRegistrarPass(
+        new KubeRegistrarApi(
+          new KubeClient(kubeConfigFromText(management.kubeconfig)),
+        ),
+        resolveRegistrarOptions({ managedBy, providers: ['k3k'] }).options,
+        {
+          logger: {
+            debug: log('debug'),
+            info: log('info'),
+            warn: log('warn'),
+            error: log('error'),
+          },
+        },
+      );
+      return warnings;
+    };
+    const child = async (cluster: string) => {
+      const ns = uniqueName('k3k');
+      await admin.must('POST', '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: {
+          name: ns,
+          labels: { [`${P}managed-by`]: managedBy, [`${P}cluster`]: cluster },
+        },
+      });
+      await admin.must('POST', `/api/v1/namespaces/${ns}/secrets`, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `k3k-${cluster}-kubeconfig`, namespace: ns },
+        stringData: { 'kubeconfig.yaml': workload.kubeconfig },
+      });
+      return ns;
+    };
+
+    it("a registrar child's Secret: POST answers 409, a kubectl Cluster gets ArgoSecretConflict, nobody rewrites it", async () => {
+      const name = uniqueName('child');
+      const ns = await child(name);
+      await registrarPass();
+      const theirs = await getSecret('argocd', `cluster-${name}`);
+      expect(theirs.metadata.labels[`${P}source-namespace`]).toBe(ns);
+
+      const res = await send('post', '/v1/clusters', {
+        name,
+        kubeconfig: workload.kubeconfig,
+      });
+      expect(res.status).toBe(409);
+      expect(res.body.error.message).toMatch(
+        new RegExp(`child-cluster registrar .*from namespace ${ns}`),
+      );
+      expect(await getSecret('infrared', `cluster-${name}-kubeconfig`)).toBe(
+        undefined,
+      );
+
+      // the same name made with kubectl, around the API
+      await admin.must('POST', '/api/v1/namespaces/infrared/secrets', {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `${name}-kc`, namespace: 'infrared' },
+        stringData: { kubeconfig: workload.kubeconfig },
+      });
+      await admin.must(
+        'POST',
+        '/apis/infrared.darkshift.io/v1alpha1/clusters',
+        {
+          apiVersion: 'infrared.darkshift.io/v1alpha1',
+          kind: 'Cluster',
+          metadata: { name },
+          spec: {
+            type: 'workload',
+            connection: { kubeconfigSecretRef: { name: `${name}-kc` } },
+          },
+        },
+      );
+      await pass();
+      await pass();
+      await registrarPass();
+      const v = await view(name);
+      expect(condition(v, 'Connected')?.status).toBe('True');
+      expect(condition(v, 'Registered')).toMatchObject({
+        status: 'False',
+        reason: 'ArgoSecretConflict',
+      });
+      expect(v.argoSecret).toBeUndefined();
+      const after = await getSecret('argocd', `cluster-${name}`);
+      expect(after.metadata.resourceVersion).toBe(
+        theirs.metadata.resourceVersion,
+      );
+      expect(after.metadata.ownerReferences).toBeUndefined();
+      expect(
+        git('ls-tree', '-r', '--name-only', 'main', 'registry/clusters/'),
+      ).not.toContain(`cluster-${name}.yaml`);
+    });
+
+    it("a registered Cluster's Secret: the registrar leaves it alone and says why", async () => {
+      const name = uniqueName('edge-owned');
+      await register(name, workload.kubeconfig);
+      await waitRegistered(name);
+      const ours = await getSecret('argocd', `cluster-${name}`);
+      await child(name);
+      const warnings = await registrarPass();
+      expect(warnings.join('\n')).toMatch(/not_managed/);
+      await pass();
+      const after = await getSecret('argocd', `cluster-${name}`);
+      expect(after.metadata.resourceVersion).toBe(
+        ours.metadata.resourceVersion,
+      );
+      expect(after.metadata.labels[`${P}managed-by`]).toBeUndefined();
+      expect(condition(await view(name), 'Registered')?.status).toBe('True');
+    });
   });
 
   it('refuses every bad request with 400 and writes nothing', async () => {

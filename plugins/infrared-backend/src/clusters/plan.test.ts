@@ -698,14 +698,175 @@ describe('planClusterReconcile', () => {
       });
     });
 
-    it('registers the management cluster (inCluster) too', () => {
+    it('publishes nothing for the management cluster: Registered True ManagementCluster', () => {
       const cluster = clusterResource('infrared-mgmt', {
         spec: { type: 'management', connection: { inCluster: true } },
+        status: {
+          gitopsPath:
+            'registry/clusters/infrared-mgmt/components/cluster-infrared-mgmt.yaml',
+          pullRequest: { url: 'file:///g#abc', commit: 'abc', merged: true },
+        },
+      });
+      const plan = planClusterReconcile(observe(cluster));
+      expect(plan.publish).toBeUndefined();
+      expect(condition(plan.status.conditions, 'Registered')).toMatchObject({
+        status: 'True',
+        reason: 'ManagementCluster',
+        message: expect.stringContaining(
+          "gitops repo's root Application registry-infrared-mgmt",
+        ),
+      });
+      // what an earlier version published for it is no longer claimed
+      expect(plan.status.gitopsPath).toBeUndefined();
+      expect(plan.status.pullRequest).toBeUndefined();
+    });
+
+    it('still registers an inCluster workload cluster with its pull request', () => {
+      const cluster = clusterResource('edge-local', {
+        spec: { type: 'workload', connection: { inCluster: true } },
       });
       const plan = planClusterReconcile(observe(cluster));
       expect(Object.keys(plan.publish!.change.files)).toContain(
-        'registry/clusters/infrared-mgmt/components/cluster-infrared-mgmt.yaml',
+        'registry/clusters/infrared-mgmt/components/cluster-edge-local.yaml',
       );
+    });
+
+    it('waits on the pull request an earlier pass left open instead of opening another', () => {
+      const cluster = clusterResource('edge', {
+        status: {
+          pullRequest: {
+            url: 'https://github.example/o/r/pull/7',
+            number: 7,
+            commit: 'c0ffee',
+            merged: false,
+          },
+          conditions: [
+            {
+              type: 'Registered',
+              status: 'False',
+              reason: 'PullRequestOpen',
+              message: 'waiting',
+              lastTransitionTime: EARLIER,
+              observedGeneration: 1,
+            },
+          ],
+        },
+      });
+      const plan = planClusterReconcile(observe(cluster));
+      expect(plan.publish?.pending).toEqual({
+        url: 'https://github.example/o/r/pull/7',
+        number: 7,
+      });
+      // a fresh registration has nothing pending
+      expect(
+        planClusterReconcile(observe(clusterResource('edge'))).publish,
+      ).not.toHaveProperty('pending');
+    });
+
+    it.each([
+      ['the same generation: not reopened', 1, false],
+      ['a new generation: a new pull request', 2, true],
+    ])(
+      'after a pull request closed by a human, %s',
+      (_what, generation, publishes) => {
+        const cluster = clusterResource('edge', {
+          metadata: { generation },
+          status: {
+            conditions: [
+              {
+                type: 'Registered',
+                status: 'False',
+                reason: 'PullRequestClosed',
+                message: 'closed',
+                lastTransitionTime: EARLIER,
+                observedGeneration: 1,
+              },
+            ],
+          },
+        });
+        const plan = planClusterReconcile(observe(cluster));
+        expect(!!plan.publish).toBe(publishes);
+        expect(plan.publish?.pending).toBeUndefined();
+      },
+    );
+  });
+
+  describe("another's Argo CD Secret", () => {
+    const foreignSecret = (
+      labels: Record<string, string>,
+      annotations?: Record<string, string>,
+    ): SecretObject =>
+      stored({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name: 'cluster-edge',
+          namespace: ARGOCD_NAMESPACE,
+          labels: { 'argocd.argoproj.io/secret-type': 'cluster', ...labels },
+          ...(annotations ? { annotations } : {}),
+        },
+        type: 'Opaque',
+        stringData: {
+          name: 'edge',
+          server: 'https://203.0.113.9:6443',
+          config: '{}',
+        },
+      });
+
+    it.each([
+      ['made by hand', foreignSecret({}), /was made by hand/],
+      [
+        'the registrar',
+        foreignSecret({
+          'argocd-cluster-registrar/managed-by': 'cluster-registrar',
+          'argocd-cluster-registrar/source-namespace': 'k3k-edge',
+        }),
+        /child-cluster registrar .*k3k-edge/,
+      ],
+      [
+        'another tool',
+        foreignSecret({ 'app.kubernetes.io/managed-by': 'Helm' }),
+        /another tool, Helm/,
+      ],
+    ])(
+      'of %s is never written: Registered False ArgoSecretConflict, nothing published',
+      (_who, argoSecret, message) => {
+        const cluster = clusterResource('edge', {
+          status: {
+            argoSecret: 'cluster-edge',
+            conditions: [
+              {
+                type: 'Registered',
+                status: 'True',
+                reason: 'Registered',
+                message: 'registered',
+                lastTransitionTime: EARLIER,
+                observedGeneration: 1,
+              },
+            ],
+          },
+        });
+        const plan = planClusterReconcile(observe(cluster, { argoSecret }));
+        expect(
+          plan.actions.filter(a => a.type !== 'adoptKubeconfigSecret'),
+        ).toEqual([]);
+        expect(plan.publish).toBeUndefined();
+        expect(condition(plan.status.conditions, 'Registered')).toMatchObject({
+          status: 'False',
+          reason: 'ArgoSecretConflict',
+          message,
+        });
+        expect(plan.status.argoSecret).toBeUndefined();
+      },
+    );
+
+    it('is ours when the Cluster owns it, even with its labels edited away', () => {
+      const cluster = clusterResource('edge');
+      const argoSecret = foreignSecret({});
+      argoSecret.metadata.ownerReferences = [ownerRef(cluster)];
+      const plan = planClusterReconcile(observe(cluster, { argoSecret }));
+      expect(plan.actions.map(a => a.type)).toContain('replaceArgoSecret');
+      expect(plan.publish).toBeDefined();
     });
   });
 
@@ -718,6 +879,7 @@ describe('planClusterReconcile', () => {
       url: 'https://github.example/o/r/pull/7',
       commit: 'c0ffee',
       merged: true,
+      state: 'merged',
       pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' },
     };
 
@@ -751,7 +913,14 @@ describe('planClusterReconcile', () => {
       const status = completeRegistration(
         base,
         cluster,
-        { result: { url: 'file:///g#abc', commit: 'abc', merged: true } },
+        {
+          result: {
+            url: 'file:///g#abc',
+            commit: 'abc',
+            merged: true,
+            state: 'merged',
+          },
+        },
         NOW,
         APP_OF_APPS,
       );
@@ -762,11 +931,27 @@ describe('planClusterReconcile', () => {
       });
     });
 
+    it('is False PullRequestClosed when a human closed the pull request unmerged', () => {
+      const status = completeRegistration(
+        base,
+        cluster,
+        { result: { ...result, merged: false, state: 'closed' } },
+        NOW,
+        APP_OF_APPS,
+      );
+      expect(condition(status.conditions, 'Registered')).toMatchObject({
+        status: 'False',
+        reason: 'PullRequestClosed',
+        message: expect.stringContaining('https://github.example/o/r/pull/7'),
+      });
+      expect(status.gitopsPath).toBeUndefined();
+    });
+
     it('is False PullRequestOpen while the pull request waits to be merged', () => {
       const status = completeRegistration(
         base,
         cluster,
-        { result: { ...result, merged: false } },
+        { result: { ...result, merged: false, state: 'open' } },
         NOW,
         APP_OF_APPS,
       );

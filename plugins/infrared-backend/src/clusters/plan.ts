@@ -6,6 +6,7 @@ import {
   CLUSTER_KIND,
   CLUSTER_NAME_LABEL,
   ClusterConditionTypes,
+  describeArgoSecretManager,
   IN_CLUSTER_SERVER,
   INFRARED_GROUP,
   MANAGED_BY_INFRARED,
@@ -25,7 +26,11 @@ import {
   type ConditionInput,
   type ProbeResult,
 } from '@internal/plugin-infrared-node';
-import type { GitopsChange, GitopsPublishResult } from '../gitops';
+import type {
+  GitopsChange,
+  GitopsPublishResult,
+  GitopsPullRequest,
+} from '../gitops';
 import type { ClusterConnection } from './connection';
 
 /** On a Cluster: the hash of the gitops files its registration last published. */
@@ -67,7 +72,12 @@ export interface ClusterPlan {
   /** Secret writes, in order. */
   actions: SecretAction[];
   /** The registration to publish after the actions; the executor completes Registered from its outcome. */
-  publish?: { change: GitopsChange; filesHash: string };
+  publish?: {
+    change: GitopsChange;
+    filesHash: string;
+    /** The pull request an earlier pass left open: checked, not rebuilt. */
+    pending?: GitopsPullRequest;
+  };
   /** The status to have (Registered as it was when `publish` is set). */
   status: ClusterStatus;
   /** Set when the Cluster is left alone, with the reason. */
@@ -176,7 +186,10 @@ function planKubeconfigSecret(observed: ObservedCluster): SecretAction[] {
 }
 
 /** Whether Infrared wrote this Argo CD Secret for this Cluster (owner or labels say so). */
-function isOurArgoSecret(secret: SecretObject, cluster: ClusterResource) {
+export function isOurArgoSecret(
+  secret: SecretObject,
+  cluster: ClusterResource,
+): boolean {
   return (
     (secret.metadata.ownerReferences ?? []).some(
       r => r.uid === cluster.metadata.uid,
@@ -210,6 +223,8 @@ function planArgoSecret(
   // Written only for a cluster that answered with this credential; an unreachable or refused
   // one keeps what Argo CD has.
   if (connection.kind !== 'kubeconfig' || !connected) return [];
+  // Another's Secret (by hand, the registrar, another tool) is never written: seed 003.
+  if (current && !isOurArgoSecret(current, cluster)) return [];
   const desired = desiredArgoSecret(cluster, connection.kubeconfig);
   if (!current) return [{ type: 'createArgoSecret', secret: desired }];
   const replacement = argoSecretReplacement(current, desired, cluster);
@@ -357,62 +372,144 @@ export function planClusterReconcile(observed: ObservedCluster): ClusterPlan {
     ...planArgoSecret(observed, isConnected),
   ];
 
+  const foreign =
+    connection.kind !== 'inCluster' &&
+    observed.argoSecret &&
+    !isOurArgoSecret(observed.argoSecret, cluster)
+      ? observed.argoSecret
+      : undefined;
   if (connection.kind === 'inCluster') {
     status.argoServer = IN_CLUSTER_SERVER;
     delete status.argoSecret;
-  } else if (connection.kind === 'kubeconfig') {
-    status.argoServer = trimServer(
-      cluster.spec.server || connection.kubeconfig.server,
-    );
+  } else {
+    if (connection.kind === 'kubeconfig') {
+      status.argoServer = trimServer(
+        cluster.spec.server || connection.kubeconfig.server,
+      );
+    }
     const written = actions.some(
       a => a.type === 'createArgoSecret' || a.type === 'replaceArgoSecret',
     );
-    if (written || observed.argoSecret)
+    const ours = observed.argoSecret && !foreign;
+    if (written || (ours && connection.kind === 'kubeconfig'))
       status.argoSecret = argoSecretName(name);
-    else delete status.argoSecret;
-  } else if (!observed.argoSecret) {
-    delete status.argoSecret;
+    else if (!ours) delete status.argoSecret;
   }
 
+  const registration = planRegistration(observed, {
+    connected,
+    foreign,
+  });
+  if (registration.condition)
+    conditions = setCondition(conditions, registration.condition, now);
+  if (cluster.spec.type === 'management') {
+    // Registered by the gitops template's root Application, not by a file of ours.
+    delete status.gitopsPath;
+    delete status.pullRequest;
+  }
+  status.conditions = conditions;
+  if (generation !== undefined) status.observedGeneration = generation;
+  return { actions, publish: registration.publish, status };
+}
+
+/**
+ * Registered, in this order: the management cluster is registered by the gitops repo's root
+ * Application (nothing is published); another's Argo CD Secret blocks registration; a pull
+ * request closed by a human is not reopened for the same generation; a blocked one is waited
+ * on; otherwise publish once Connected.
+ */
+function planRegistration(
+  observed: ObservedCluster,
+  context: { connected: ConditionInput; foreign?: SecretObject },
+): { publish?: ClusterPlan['publish']; condition?: ConditionInput } {
+  const { cluster } = observed;
+  const { connected, foreign } = context;
+  const name = cluster.metadata.name;
+  const generation = cluster.metadata.generation;
+  const current = cluster.status;
   const registered = findCondition(current, ClusterConditionTypes.Registered);
+  const condition = (
+    status: 'True' | 'False',
+    reason: string,
+    message: string,
+  ): ConditionInput => ({
+    type: ClusterConditionTypes.Registered,
+    status,
+    reason,
+    message,
+    observedGeneration: generation,
+  });
+
+  if (cluster.spec.type === 'management') {
+    return {
+      condition: condition(
+        'True',
+        'ManagementCluster',
+        `the management cluster's registry is the gitops repo's root Application registry-${name} (registry/clusters/${name}/registry.yaml): Infrared publishes nothing for it`,
+      ),
+    };
+  }
+  if (foreign) {
+    return {
+      condition: condition(
+        'False',
+        'ArgoSecretConflict',
+        `${describeArgoSecretManager(
+          foreign.metadata,
+        )}: Infrared never writes an Argo CD Secret it did not make; remove that Secret, or register this cluster under another name`,
+      ),
+    };
+  }
+  if (
+    registered?.reason === 'PullRequestClosed' &&
+    registered.observedGeneration === generation
+  ) {
+    return {};
+  }
+
   const change =
     'error' in observed.registration ? undefined : observed.registration;
   const hash = change && filesHash(change.files);
   const upToDate =
     registered?.status === 'True' &&
+    registered.reason !== 'ManagementCluster' &&
     registered.observedGeneration === generation &&
     (!hash ||
       cluster.metadata.annotations?.[REGISTERED_FILES_ANNOTATION] === hash);
-  let publish: ClusterPlan['publish'];
-  let registeredNext: ConditionInput | undefined;
-  if (upToDate) {
-    // Already registered for this generation and these files: no second change.
-  } else if (!isConnected) {
-    if (registered?.status !== 'True') {
-      registeredNext = {
-        type: ClusterConditionTypes.Registered,
-        status: 'False',
-        reason: 'WaitingForConnection',
-        message: `registration waits for Connected: ${connected.message}`,
-        observedGeneration: generation,
-      };
-    }
-  } else if (change && hash) {
-    publish = { change, filesHash: hash };
-  } else if (registered?.status !== 'True') {
-    registeredNext = {
-      type: ClusterConditionTypes.Registered,
-      status: 'False',
-      reason: 'PublishFailed',
-      message: (observed.registration as { error: string }).error,
-      observedGeneration: generation,
+  if (upToDate) return {};
+  if (connected.status !== 'True') {
+    return registered?.status === 'True'
+      ? {}
+      : {
+          condition: condition(
+            'False',
+            'WaitingForConnection',
+            `registration waits for Connected: ${connected.message}`,
+          ),
+        };
+  }
+  if (change && hash) {
+    const pr = current?.pullRequest;
+    const pending =
+      registered?.reason === 'PullRequestOpen' && pr && !pr.merged
+        ? {
+            url: pr.url,
+            ...(pr.number !== undefined ? { number: pr.number } : {}),
+          }
+        : undefined;
+    return {
+      publish: { change, filesHash: hash, ...(pending ? { pending } : {}) },
     };
   }
-  if (registeredNext)
-    conditions = setCondition(conditions, registeredNext, now);
-  status.conditions = conditions;
-  if (generation !== undefined) status.observedGeneration = generation;
-  return { actions, publish, status };
+  return registered?.status === 'True'
+    ? {}
+    : {
+        condition: condition(
+          'False',
+          'PublishFailed',
+          (observed.registration as { error: string }).error,
+        ),
+      };
 }
 
 /** Registered after the publisher answered. */
@@ -454,12 +551,20 @@ export function completeRegistration(
         message: `the gitops repo registers the cluster: ${next.pullRequest.url}`,
         observedGeneration: generation,
       };
+    } else if (result.state === 'closed') {
+      condition = {
+        type: ClusterConditionTypes.Registered,
+        status: 'False',
+        reason: 'PullRequestClosed',
+        message: `the pull request was closed without merging: ${next.pullRequest.url}; Infrared opens a new one when the Cluster's spec changes`,
+        observedGeneration: generation,
+      };
     } else {
       condition = {
         type: ClusterConditionTypes.Registered,
         status: 'False',
         reason: 'PullRequestOpen',
-        message: `waiting for the pull request to be merged: ${next.pullRequest.url}`,
+        message: `waiting for the pull request to be merged (the repository requires it, or auto-merge is off): ${next.pullRequest.url}`,
         observedGeneration: generation,
       };
     }
@@ -468,31 +573,37 @@ export function completeRegistration(
   return next;
 }
 
-/** Registered False because a Secret write that registration depends on failed. */
+/**
+ * Registered False because a Secret write that registration depends on failed. A failed write
+ * keeps an earlier True; another's Secret (ArgoSecretConflict) never does.
+ */
 export function registrationBlocked(
   status: ClusterStatus,
   cluster: ClusterResource,
-  message: string,
+  blocked: { reason: string; message: string },
   now: string,
 ): ClusterStatus {
   if (
+    blocked.reason !== 'ArgoSecretConflict' &&
     findCondition(status, ClusterConditionTypes.Registered)?.status === 'True'
   )
     return status;
-  return {
+  const next: ClusterStatus = {
     ...status,
     conditions: setCondition(
       status.conditions,
       {
         type: ClusterConditionTypes.Registered,
         status: 'False',
-        reason: 'ArgoSecretFailed',
-        message,
+        reason: blocked.reason,
+        message: blocked.message,
         observedGeneration: cluster.metadata.generation,
       },
       now,
     ),
   };
+  if (blocked.reason === 'ArgoSecretConflict') delete next.argoSecret;
+  return next;
 }
 
 /**

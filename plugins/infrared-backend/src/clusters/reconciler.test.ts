@@ -57,7 +57,9 @@ describe('ClusterReconciler', () => {
     const { api, publisher, reconciler } = setup();
     await addCluster(api, 'edge');
     const first = await reconciler.reconcileAll();
-    expect(first).toMatchObject({ clusters: 2, published: 2, failed: 0 });
+    // the management cluster publishes nothing: its registry is the gitops repo's root
+    expect(first).toMatchObject({ clusters: 2, published: 1, failed: 0 });
+    expect(publisher.changes.map(c => c.key)).toEqual(['cluster-edge']);
     const edge = api.clusterStore.get('edge')!;
     expect(condition(edge, 'Connected')?.status).toBe('True');
     expect(condition(edge, 'Registered')?.status).toBe('True');
@@ -158,9 +160,83 @@ describe('ClusterReconciler', () => {
         message: expect.stringContaining('forbidden'),
       },
     );
-    expect(publisher.changes.map(c => c.key)).toEqual([
-      'cluster-infrared-mgmt',
-    ]);
+    expect(publisher.changes).toEqual([]);
+  });
+
+  it.each([
+    ['by hand', {}],
+    [
+      'by the registrar',
+      {
+        'argocd-cluster-registrar/managed-by': 'cluster-registrar',
+        'argocd-cluster-registrar/source-namespace': 'k3k-edge',
+      },
+    ],
+  ])(
+    'never writes an Argo CD Secret made %s, in a pass or after an API write',
+    async (_who, labels) => {
+      const { api, publisher, reconciler } = setup();
+      const foreign = await api.secrets.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name: 'cluster-edge',
+          namespace: 'argocd',
+          labels: { 'argocd.argoproj.io/secret-type': 'cluster', ...labels },
+        },
+        type: 'Opaque',
+        stringData: { name: 'edge', server: 'https://203.0.113.9:6443' },
+      });
+      await addCluster(api, 'edge');
+      for (const run of [
+        () => reconciler.reconcileAll(),
+        () => reconciler.reconcileOne('edge'),
+        () => reconciler.reconcileAll(),
+      ]) {
+        await run();
+        expect(api.secretStore.get('argocd/cluster-edge')).toEqual(foreign);
+        expect(
+          condition(api.clusterStore.get('edge'), 'Registered'),
+        ).toMatchObject({ status: 'False', reason: 'ArgoSecretConflict' });
+      }
+      expect(publisher.changes).toEqual([]);
+      expect(api.clusterStore.get('edge')!.status?.argoSecret).toBeUndefined();
+    },
+  );
+
+  it('does not take over a Secret someone else makes between its read and its create', async () => {
+    const { api, reconciler } = setup();
+    await addCluster(api, 'edge');
+    const create = api.secrets.create.bind(api.secrets);
+    let raced = false;
+    api.secrets.create = async secret => {
+      if (!raced && secret.metadata.name === 'cluster-edge') {
+        raced = true;
+        await create({
+          ...secret,
+          metadata: {
+            name: 'cluster-edge',
+            namespace: 'argocd',
+            labels: { 'app.kubernetes.io/managed-by': 'Helm' },
+          },
+          stringData: { name: 'edge', server: 'https://203.0.113.9:6443' },
+        });
+      }
+      return create(secret);
+    };
+    await reconciler.reconcileAll();
+    expect(raced).toBe(true);
+    const secret = api.secretStore.get('argocd/cluster-edge')!;
+    expect(secret.metadata.labels).toEqual({
+      'app.kubernetes.io/managed-by': 'Helm',
+    });
+    expect(condition(api.clusterStore.get('edge'), 'Registered')).toMatchObject(
+      {
+        status: 'False',
+        reason: 'ArgoSecretConflict',
+        message: expect.stringContaining('another tool, Helm'),
+      },
+    );
   });
 
   it('restores an Argo CD Secret that lost its label (found by its name on create)', async () => {

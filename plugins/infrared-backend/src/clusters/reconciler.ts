@@ -2,6 +2,7 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   ARGOCD_NAMESPACE,
   argoSecretName,
+  describeArgoSecretManager,
   INFRARED_NAMESPACE,
   MANAGED_BY_INFRARED,
   MANAGED_BY_LABEL,
@@ -26,12 +27,13 @@ import {
   type GitopsPublisher,
 } from '../gitops';
 import { kubeconfigSecretRef, resolveConnection } from './connection';
-import { CRD_MISSING, isCrdMissing } from './errors';
+import { ArgoSecretConflictError, CRD_MISSING, isCrdMissing } from './errors';
 import { managementClusterResource } from './management';
 import { KeyedLock } from './mutex';
 import {
   argoSecretReplacement,
   completeRegistration,
+  isOurArgoSecret,
   mergeOwnedStatus,
   ownerReferencesFor,
   planClusterReconcile,
@@ -158,10 +160,18 @@ export class ClusterReconciler {
                 ref.name,
               );
             }
+            let argoSecret = argos.get(argoSecretName(name));
+            if (!argoSecret && ref) {
+              // Not ours yet, or another's (by hand, the registrar): one GET for those only.
+              argoSecret = await api.secrets.get(
+                ARGOCD_NAMESPACE,
+                argoSecretName(name),
+              );
+            }
             await this.reconcileObserved(
               cluster,
               kubeconfigSecret,
-              argos.get(argoSecretName(cluster.metadata.name)),
+              argoSecret,
               registration,
               counters,
               signal,
@@ -293,7 +303,7 @@ export class ClusterReconciler {
     });
     if (plan.skipped) return;
 
-    let blocked: string | undefined;
+    let blocked: { reason: string; message: string } | undefined;
     for (const action of plan.actions) {
       try {
         await this.apply(action, cluster);
@@ -301,8 +311,13 @@ export class ClusterReconciler {
       } catch (e) {
         const message = (e as Error).message;
         logger.warn(`infrared: cluster ${name}: ${action.type}: ${message}`);
-        if (action.type !== 'adoptKubeconfigSecret') {
-          blocked = `the Argo CD cluster Secret could not be written: ${message}`;
+        if (e instanceof ArgoSecretConflictError) {
+          blocked = { reason: 'ArgoSecretConflict', message };
+        } else if (action.type !== 'adoptKubeconfigSecret') {
+          blocked = {
+            reason: 'ArgoSecretFailed',
+            message: `the Argo CD cluster Secret could not be written: ${message}`,
+          };
         }
       }
     }
@@ -313,7 +328,11 @@ export class ClusterReconciler {
       status = registrationBlocked(status, cluster, blocked, now());
     } else if (plan.publish) {
       try {
-        const result = await publisher.publish(plan.publish.change);
+        const { change, pending } = plan.publish;
+        const result = await publisher.publish(
+          change,
+          pending ? { pending } : undefined,
+        );
         counters.published++;
         status = completeRegistration(
           status,
@@ -329,10 +348,11 @@ export class ClusterReconciler {
             },
           });
         }
+        const where = result.pullRequest?.url ?? result.url;
         logger.info(
-          `infrared: cluster ${name} registered in the gitops repo (${
-            result.pullRequest?.url ?? result.url
-          })`,
+          result.merged
+            ? `infrared: cluster ${name} registered in the gitops repo (${where})`
+            : `infrared: cluster ${name}: the gitops pull request is ${result.state} (${where})`,
         );
       } catch (e) {
         status = completeRegistration(
@@ -456,10 +476,19 @@ export class ClusterReconciler {
           });
           return;
         }
+        if (!isOurArgoSecret(fresh, cluster)) {
+          // Made meanwhile by someone else: never taken over (seed 003).
+          throw new ArgoSecretConflictError(
+            `${describeArgoSecretManager(
+              fresh.metadata,
+            )}: Infrared never writes an Argo CD Secret it did not make`,
+          );
+        }
         const replacement = argoSecretReplacement(fresh, target, cluster);
         if (replacement) await secrets.replace(replacement);
         return;
       } catch (e) {
+        if (e instanceof ArgoSecretConflictError) throw e;
         const retry = isConflict(e) || isAlreadyExists(e) || isNotFound(e);
         if (!retry || attempt >= attempts) throw e;
       }

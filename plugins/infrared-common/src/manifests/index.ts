@@ -1,2 +1,3 @@
 export * from './secrets';
 export * from './cluster';
+export * from './argoSecretManager';
