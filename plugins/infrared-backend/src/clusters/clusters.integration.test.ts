@@ -496,7 +496,14 @@ describe('cluster registration on a real control plane', () => {
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: { name: `k3k-${cluster}-kubeconfig`, namespace: ns },
-        stringData: { 'kubeconfig.yaml': workload.kubeconfig },
+        // workload-a by another address: Secrets of earlier tests hold 127.0.0.1, and the
+        // registrar never registers a second cluster at a server Argo CD already has
+        stringData: {
+          'kubeconfig.yaml': workload.kubeconfig.replace(
+            '127.0.0.1',
+            'localhost',
+          ),
+        },
       });
       return ns;
     };
@@ -536,7 +543,9 @@ describe('cluster registration on a real control plane', () => {
           metadata: { name },
           spec: {
             type: 'workload',
-            connection: { kubeconfigSecretRef: { name: `${name}-kc` } },
+            connection: {
+              kubeconfigSecretRef: { name: `${name}-kc`, key: 'kubeconfig' },
+            },
           },
         },
       );
