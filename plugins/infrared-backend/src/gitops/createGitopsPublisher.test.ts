@@ -1,11 +1,20 @@
 import { ConfigReader } from '@backstage/config';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { captureLogger } from './__testUtils__/captureLogger';
+import { FakeGithubServer } from './__testUtils__/fakeGithubServer';
+import { registration, REPO_URL, TOKEN } from './__testUtils__/githubHarness';
 import { createGitopsPublisher } from './createGitopsPublisher';
 
-const make = (gitops?: object, integrations?: object) =>
+const make = (
+  gitops?: object,
+  integrations?: object,
+  logger = captureLogger(),
+) =>
   createGitopsPublisher({
     config: new ConfigReader({ infrared: gitops && { gitops }, integrations }),
-    logger: captureLogger(),
+    logger,
     rootDir: '/srv/portal',
   });
 
@@ -62,5 +71,64 @@ describe('createGitopsPublisher', () => {
       /infrared.gitops.mergeMethod must be one of merge, squash, rebase/,
     );
     expect(() => make({ type: 'github' })).toThrow(/repoUrl/);
+  });
+
+  it('turns auto-merge off for GitHub with autoMerge: false (the pull request waits for a human)', async () => {
+    const server = new FakeGithubServer(TOKEN);
+    await server.start();
+    try {
+      const github = [
+        { host: 'github.test', apiBaseUrl: server.apiBaseUrl, token: TOKEN },
+      ];
+      const manual = make(
+        { type: 'github', repoUrl: REPO_URL, autoMerge: false },
+        { github },
+      );
+      await expect(manual.publish(registration)).resolves.toMatchObject({
+        state: 'open',
+        merged: false,
+      });
+      expect(server.count('pulls/merge')).toBe(0);
+
+      const automatic = make({ type: 'github', repoUrl: REPO_URL }, { github });
+      await expect(automatic.publish(registration)).resolves.toMatchObject({
+        state: 'merged',
+      });
+      expect(server.count('pulls/merge')).toBe(1);
+      expect(server.violations).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('merges locally whatever autoMerge says, and warns that it does', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'infrared-automerge-'));
+    try {
+      const logger = captureLogger();
+      const publisher = make(
+        { type: 'local', path: join(dir, 'gitops.git'), autoMerge: false },
+        undefined,
+        logger,
+      );
+      expect(logger.text()).toContain(
+        'warn infrared.gitops.autoMerge is false, but the local gitops repository has no one to review a pull request',
+      );
+      await expect(
+        publisher.publish({
+          key: 'k',
+          title: 't',
+          body: '',
+          files: { f: 'x\n' },
+        }),
+      ).resolves.toMatchObject({ state: 'merged', merged: true });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an autoMerge that is not a boolean, naming the setting', () => {
+    expect(() => make({ type: 'local', autoMerge: 'sometimes' })).toThrow(
+      /infrared\.gitops\.autoMerge/,
+    );
   });
 });

@@ -11,7 +11,9 @@ const MERGE_METHODS = ['merge', 'squash', 'rebase'] as const;
 
 /**
  * The publisher `infrared.gitops` asks for: `type: local` (default; `path`, relative to `rootDir`) or
- * `type: github` (`repoUrl`, optional `branch`, `mergeMethod`; credentials from `integrations.github`).
+ * `type: github` (`repoUrl`, optional `branch`, `mergeMethod`, `autoMerge`; credentials from
+ * `integrations.github`). `autoMerge` (default true) applies to GitHub only: the local publisher always
+ * merges, there is no one to review its pull requests.
  */
 export function createGitopsPublisher(options: {
   config: Config;
@@ -22,8 +24,14 @@ export function createGitopsPublisher(options: {
   const { config, logger, rootDir } = options;
   const gitops = config.getOptionalConfig('infrared.gitops');
   const type = gitops?.getOptionalString('type') ?? 'local';
+  const autoMerge = gitops?.getOptionalBoolean('autoMerge') ?? true;
   if (type === 'local') {
     const path = gitops?.getOptionalString('path') ?? DEFAULT_LOCAL_GITOPS_PATH;
+    if (!autoMerge) {
+      logger.warn(
+        'infrared.gitops.autoMerge is false, but the local gitops repository has no one to review a pull request: it merges every change at once',
+      );
+    }
     return new LocalGitPublisher({
       path: isAbsolute(path) ? path : resolve(rootDir, path),
       logger,
@@ -43,6 +51,7 @@ export function createGitopsPublisher(options: {
       repoUrl: gitops!.getString('repoUrl'),
       branch: gitops!.getOptionalString('branch'),
       mergeMethod: mergeMethod as (typeof MERGE_METHODS)[number],
+      autoMerge,
       logger,
     });
   }

@@ -1,6 +1,7 @@
 export type {
   GitopsChange,
   GitopsPublisher,
+  GitopsPublishOptions,
   GitopsPublishResult,
   GitopsPullRequest,
   GitopsRepoDescription,

@@ -18,10 +18,25 @@ export interface GitopsPullRequest {
 export interface GitopsPublishResult {
   /** Where a human can see the change: the pull request, or the commit when nothing had to change. */
   url: string;
-  /** The commit on the default branch that contains the change. */
+  /**
+   * `merged`: the commit on the default branch that contains the change. `open` / `closed`: the head commit
+   * of the pull request.
+   */
   commit: string;
+  /**
+   * `merged`: the change is on the default branch. `open`: the pull request waits (the repository requires
+   * reviews or checks, or auto-merge is off); pass it back as `pending` on a later publish. `closed`: a human
+   * closed the pull request without merging it.
+   */
+  state: 'merged' | 'open' | 'closed';
+  /** `state === 'merged'`. */
   merged: boolean;
   pullRequest?: GitopsPullRequest;
+}
+
+export interface GitopsPublishOptions {
+  /** The pull request a previous publish left open: check it instead of opening a new one. */
+  pending?: GitopsPullRequest;
 }
 
 /** What the UI shows about the gitops repository. */
@@ -36,6 +51,9 @@ export interface GitopsRepoDescription {
 
 /** Changes the platform's gitops repository by (real or local) pull request. */
 export interface GitopsPublisher {
-  publish(change: GitopsChange): Promise<GitopsPublishResult>;
+  publish(
+    change: GitopsChange,
+    options?: GitopsPublishOptions,
+  ): Promise<GitopsPublishResult>;
   describe(): Promise<GitopsRepoDescription>;
 }

@@ -12,7 +12,11 @@ import {
   type ProbeResult,
 } from '@internal/plugin-infrared-node';
 import request from 'supertest';
-import type { GitopsChange, GitopsPublisher } from '../../gitops';
+import type {
+  GitopsChange,
+  GitopsPublisher,
+  GitopsPublishOptions,
+} from '../../gitops';
 import { gitopsPublisherExtensionPoint } from '../../gitops';
 import { infraredKubeServiceFactory } from '../../kube';
 import { SerialScheduler } from '../../clusters/__testUtils__/serialScheduler';
@@ -22,15 +26,19 @@ import { OpenApiCheck } from './openApiCheck';
 /** A publisher that records the changes it was given and merges each at once. */
 export class RecordingPublisher implements GitopsPublisher {
   readonly changes: GitopsChange[] = [];
+  /** The options of each publish, in the order of `changes`. */
+  readonly options: Array<GitopsPublishOptions | undefined> = [];
   failWith?: Error;
 
-  async publish(change: GitopsChange) {
+  async publish(change: GitopsChange, options?: GitopsPublishOptions) {
     if (this.failWith) throw this.failWith;
     this.changes.push(change);
+    this.options.push(options);
     const n = this.changes.length;
     return {
       url: `https://git.example/pull/${n}`,
       commit: `c${n}`,
+      state: 'merged' as const,
       merged: true,
       pullRequest: { number: n, url: `https://git.example/pull/${n}` },
     };

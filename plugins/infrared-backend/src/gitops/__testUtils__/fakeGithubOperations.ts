@@ -130,12 +130,13 @@ export function handleOperation(
       return { status: 200, body: refObject(params.ref) };
     }
     case 'git/delete-ref': {
+      const deleted = repo.refs.get(params.ref);
       if (!repo.refs.delete(params.ref))
         return unprocessable('Reference does not exist');
       // GitHub closes the open pull requests of a deleted head branch.
       for (const p of repo.pulls)
         if (`heads/${p.head}` === params.ref && p.state === 'open')
-          p.state = 'closed';
+          Object.assign(p, { state: 'closed', headSha: deleted });
       return { status: 204 };
     }
     default:

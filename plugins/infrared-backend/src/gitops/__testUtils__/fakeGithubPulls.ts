@@ -12,6 +12,17 @@ export function handlePullOperation(
 ): Reply | undefined {
   const repo = server.repo;
   const full = `${repo.owner}/${repo.name}`;
+  // GitHub's mergeability: `dirty` when it conflicts, `blocked` when branch protection refuses it.
+  const mergeability = (p: FakePull) => {
+    if (p.state !== 'open')
+      return { mergeable: null, mergeable_state: 'unknown' };
+    if (repo.conflicts(p).length)
+      return { mergeable: false, mergeable_state: 'dirty' };
+    return {
+      mergeable: true,
+      mergeable_state: repo.missingApprovals(p) ? 'blocked' : 'clean',
+    };
+  };
   const pullObject = (p: FakePull) => ({
     id: p.number,
     number: p.number,
@@ -20,10 +31,11 @@ export function handlePullOperation(
     body: p.body,
     merged: p.merged,
     merge_commit_sha: p.mergeCommit ?? null,
+    ...mergeability(p),
     html_url: `${WEB}/${full}/pull/${p.number}`,
     head: {
       ref: p.head,
-      sha: repo.refs.get(`heads/${p.head}`) ?? '',
+      sha: p.headSha ?? repo.refs.get(`heads/${p.head}`) ?? '',
       label: `${repo.owner}:${p.head}`,
     },
     base: { ref: p.base, sha: repo.refs.get(`heads/${p.base}`)! },
@@ -92,6 +104,18 @@ export function handlePullOperation(
           body: {
             message:
               'Head branch was modified. Review and try the merge again.',
+          },
+        };
+      }
+      if (repo.missingApprovals(p)) {
+        // GitHub's words when branch protection requires reviews.
+        const n = repo.requiredApprovals;
+        return {
+          status: 405,
+          body: {
+            message: `At least ${n} approving ${
+              n === 1 ? 'review is' : 'reviews are'
+            } required by reviewers with write access.`,
           },
         };
       }

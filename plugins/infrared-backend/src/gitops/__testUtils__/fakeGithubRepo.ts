@@ -20,6 +20,10 @@ export interface FakePull {
   state: 'open' | 'closed';
   merged: boolean;
   mergeCommit?: string;
+  /** Approving reviews it has (branch protection counts them). */
+  approvals?: number;
+  /** The head commit when it was closed or merged: GitHub keeps it after the branch is deleted. */
+  headSha?: string;
 }
 
 let counter = 0;
@@ -38,6 +42,8 @@ export class FakeGithubRepo {
   readonly commits = new Map<string, FakeCommit>();
   readonly refs = new Map<string, string>();
   readonly pulls: FakePull[] = [];
+  /** Branch protection of the default branch: approving reviews a pull request needs to be merged. */
+  requiredApprovals = 0;
 
   constructor(
     readonly owner = 'acme',
@@ -126,6 +132,48 @@ export class FakeGithubRepo {
     return new Set([...paths].filter(p => from.get(p) !== to.get(p)));
   }
 
+  /** The paths both the pull request and its base changed since their common point (a merge conflict). */
+  conflicts(pull: FakePull): string[] {
+    const baseHead = this.refs.get(`heads/${pull.base}`)!;
+    const headSha = this.refs.get(`heads/${pull.head}`)!;
+    const forkPoint = this.commits.get(headSha)!.parents[0];
+    const prChanges = this.changedPaths(
+      this.treeOf(forkPoint),
+      this.treeOf(headSha),
+    );
+    const baseChanges = this.changedPaths(
+      this.treeOf(forkPoint),
+      this.treeOf(baseHead),
+    );
+    return [...prChanges].filter(p => baseChanges.has(p));
+  }
+
+  /** The approving reviews the pull request still lacks under the branch protection. */
+  missingApprovals(pull: FakePull): number {
+    return Math.max(0, this.requiredApprovals - (pull.approvals ?? 0));
+  }
+
+  /** What a reviewer approving the pull request does. */
+  approve(number: number) {
+    const pull = this.pulls.find(p => p.number === number)!;
+    pull.approvals = (pull.approvals ?? 0) + 1;
+  }
+
+  /** What a human with the rights to bypass review does with the merge button. */
+  mergeByHuman(number: number, method: 'merge' | 'squash' = 'merge') {
+    const pull = this.pulls.find(p => p.number === number)!;
+    const result = this.merge(pull, method);
+    if (!result.sha) throw new Error(result.conflict);
+    return result.sha;
+  }
+
+  /** What a human closing the pull request without merging it does (the branch stays). */
+  closeByHuman(number: number) {
+    const pull = this.pulls.find(p => p.number === number)!;
+    pull.headSha = this.refs.get(`heads/${pull.head}`);
+    pull.state = 'closed';
+  }
+
   /**
    * Merges an open pull request like GitHub: conflict when the base moved and touched the same paths as the
    * pull request since their common point. Returns the new base commit or a reason it cannot merge.
@@ -142,11 +190,7 @@ export class FakeGithubRepo {
       this.treeOf(forkPoint),
       this.treeOf(headSha),
     );
-    const baseChanges = this.changedPaths(
-      this.treeOf(forkPoint),
-      this.treeOf(baseHead),
-    );
-    const overlap = [...prChanges].filter(p => baseChanges.has(p));
+    const overlap = this.conflicts(pull);
     if (overlap.length)
       return { conflict: `Merge conflict in ${overlap.join(', ')}` };
     const tree = new Map(this.treeOf(baseHead));
@@ -162,7 +206,12 @@ export class FakeGithubRepo {
         : pull.title;
     const sha = this.commitTree(this.storeTree(tree), parents, message);
     this.refs.set(baseRef, sha);
-    Object.assign(pull, { state: 'closed', merged: true, mergeCommit: sha });
+    Object.assign(pull, {
+      state: 'closed',
+      merged: true,
+      mergeCommit: sha,
+      headSha,
+    });
     return { sha };
   }
 }

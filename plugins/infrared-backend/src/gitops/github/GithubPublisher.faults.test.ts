@@ -47,20 +47,41 @@ describe('GithubPublisher faults', () => {
     expect(gh.server.repo.pulls).toMatchObject([{ number: 1, state: 'open' }]);
   });
 
-  it('passes on why GitHub refuses a merge that retrying cannot fix (branch protection)', async () => {
+  it('leaves the pull request open when a rule refuses the merge (a required check), without rebuilding it', async () => {
     gh.server.faults.push({
       operationId: 'pulls/merge',
       status: 405,
-      message:
-        'At least 1 approving review is required by reviewers with write access.',
-      times: 2,
+      message: 'Required status check "ci" is expected.',
     });
-    await expect(
-      gh.publisher({ maxAttempts: 2 }).publish(registration),
-    ).rejects.toThrow(
-      'gitops: gave up merging "register-edge-1" into main of acme/gitops after 2 attempts; GitHub said: 405 At least 1 approving review is required by reviewers with write access.',
+    const result = await gh.publisher({ maxAttempts: 2 }).publish(registration);
+    expect(result).toMatchObject({
+      state: 'open',
+      merged: false,
+      pullRequest: { number: 1 },
+    });
+    expect(gh.server.count('pulls/merge')).toBe(1);
+    expect(gh.server.count('git/create-commit')).toBe(1);
+    expect(gh.sleeps).toEqual([]);
+    expect(gh.logger.text()).toContain(
+      'GitHub refused to merge it (405 Required status check "ci" is expected.)',
     );
     expect(gh.server.repo.pulls).toMatchObject([{ number: 1, state: 'open' }]);
+  });
+
+  it('rebuilds on the new head when GitHub says the base branch was modified', async () => {
+    gh.server.faults.push({
+      operationId: 'pulls/merge',
+      status: 405,
+      message: 'Base branch was modified. Review and try the merge again.',
+    });
+    const result = await gh.publisher().publish(registration);
+    expect(result).toMatchObject({
+      state: 'merged',
+      pullRequest: { number: 1 },
+    });
+    expect(gh.server.count('pulls/merge')).toBe(2);
+    expect(gh.server.count('git/create-commit')).toBe(2);
+    expect(gh.sleeps).toEqual([1000]);
   });
 
   it('retries a 502 and succeeds', async () => {

@@ -19,6 +19,7 @@ describe('GithubPublisher', () => {
     expect(result).toEqual({
       url: 'https://github.test/acme/gitops/pull/1',
       commit: main,
+      state: 'merged',
       merged: true,
       pullRequest: { number: 1, url: 'https://github.test/acme/gitops/pull/1' },
     });
@@ -60,6 +61,7 @@ describe('GithubPublisher', () => {
     expect(result).toEqual({
       url: `https://github.test/acme/gitops/commit/${head}`,
       commit: head,
+      state: 'merged',
       merged: true,
     });
     expect(gh.server.count('git/create-ref')).toBe(0);

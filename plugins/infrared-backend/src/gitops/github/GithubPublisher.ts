@@ -9,7 +9,9 @@ import {
 import {
   GitopsChange,
   GitopsPublisher,
+  GitopsPublishOptions,
   GitopsPublishResult,
+  GitopsPullRequest,
   GitopsRepoDescription,
 } from '../types';
 import {
@@ -19,7 +21,12 @@ import {
 } from './client';
 import { describeGithubError, GitopsPublishError } from './errors';
 import { realSleep, RetryOptions, Sleep } from './retry';
-import { mergePullRequest, openPullRequest } from './pullRequests';
+import {
+  getPullRequest,
+  mergePullRequest,
+  openPullRequest,
+  pullNumberOf,
+} from './pullRequests';
 import { GithubSession, TreeEntry } from './session';
 
 export interface GithubPublisherOptions {
@@ -29,8 +36,17 @@ export interface GithubPublisherOptions {
   /** Default: the repository's default branch. */
   branch?: string;
   mergeMethod?: 'merge' | 'squash' | 'rebase';
+  /**
+   * Merge the pull request once it is opened. Default true. False: the pull request is opened and left for
+   * a human to merge (`state: 'open'`); later publishes with `pending` see when it is merged or closed.
+   */
+  autoMerge?: boolean;
   logger?: LoggerService;
-  /** How many times a change is rebuilt when the base branch moved or the merge conflicted. Default 5. */
+  /**
+   * How many times a change is rebuilt when the base branch moved or the merge conflicted. Default 5. A merge
+   * refused by the repository's rules (required reviews or checks) is not retried: the pull request is left
+   * open.
+   */
   maxAttempts?: number;
   /** Injectable for tests: every wait (retry-after, backoff) goes through it. */
   sleep?: Sleep;
@@ -41,7 +57,9 @@ const mutex = new KeyedMutex();
 
 /**
  * Publishes through real pull requests: a branch `infrared/<key>` rebuilt on the base head, one commit through
- * the git data API, a pull request (the open one of the branch is reused), merge, branch deleted.
+ * the git data API, a pull request (the open one of the branch is reused), merge, branch deleted. When the
+ * repository requires reviews or checks (or auto-merge is off) the pull request stays open; a later publish
+ * with it as `pending` checks it without pushing.
  */
 export class GithubPublisher implements GitopsPublisher {
   private readonly ref: GithubRepoRef;
@@ -69,12 +87,23 @@ export class GithubPublisher implements GitopsPublisher {
     };
   }
 
-  async publish(change: GitopsChange): Promise<GitopsPublishResult> {
+  /**
+   * Publishes the change; with `options.pending`, looks at that pull request first and pushes nothing while it
+   * waits with the wanted content.
+   */
+  async publish(
+    change: GitopsChange,
+    options: GitopsPublishOptions = {},
+  ): Promise<GitopsPublishResult> {
     validateChange(change);
     const { host, owner, repo } = this.ref;
     return mutex.run(`${host}/${owner}/${repo}`, () =>
-      this.run(session => this.publishWith(session, change)),
+      this.run(session => this.publishWith(session, change, options.pending)),
     );
+  }
+
+  private get autoMerge(): boolean {
+    return this.options.autoMerge ?? true;
   }
 
   /** Runs `fn` with a fresh client (installation tokens expire) and maps failures to clear messages. */
@@ -102,10 +131,128 @@ export class GithubPublisher implements GitopsPublisher {
   private async publishWith(
     session: GithubSession,
     change: GitopsChange,
+    pending?: GitopsPullRequest,
   ): Promise<GitopsPublishResult> {
-    const { host, owner, repo } = this.ref;
     const base = await session.baseBranch(this.options.branch);
     const branch = branchForKey(change.key);
+    if (pending) {
+      const checked = await this.checkPending(
+        session,
+        change,
+        base,
+        branch,
+        pending,
+      );
+      if (checked) return checked;
+    }
+    return this.build(session, change, base, branch);
+  }
+
+  /**
+   * The pull request an earlier publish left open, looked at without pushing: merged, closed, or still open
+   * (then merged once more when auto-merge is on: a review may have arrived). Undefined when the branch has
+   * to be (re)built: the wanted files changed since, the pull request conflicts with its base, or it is not
+   * this change's pull request.
+   */
+  private async checkPending(
+    session: GithubSession,
+    change: GitopsChange,
+    base: string,
+    branch: string,
+    pending: GitopsPullRequest,
+  ): Promise<GitopsPublishResult | undefined> {
+    const { logger } = this.options;
+    const number = pending.number ?? pullNumberOf(pending.url);
+    const pull =
+      number === undefined ? undefined : await getPullRequest(session, number);
+    if (!pull || pull.head.ref !== branch || pull.base.ref !== base) {
+      logger?.info(
+        `gitops: the pending pull request ${pending.url} is not the one of "${change.key}" into ${base}; publishing anew`,
+      );
+      return undefined;
+    }
+    const pullRequest = { number: pull.number, url: pull.html_url };
+    if (pull.merged) {
+      // Merged by a human (or GitHub's own auto-merge). Done, unless the wanted files changed since.
+      const head = await session.headOf(base);
+      if (!(await this.holds(session, change, head))) {
+        logger?.info(
+          `gitops: ${pull.html_url} was merged, but ${base} lacks the current content of "${change.key}"; publishing it anew`,
+        );
+        return undefined;
+      }
+      await session.deleteBranch(branch);
+      logger?.info(`gitops: ${pull.html_url} (${change.key}) was merged`);
+      return {
+        url: pull.html_url,
+        commit: pull.merge_commit_sha ?? head,
+        state: 'merged',
+        merged: true,
+        pullRequest,
+      };
+    }
+    const holds = await this.holds(session, change, pull.head.sha);
+    if (!holds) {
+      // A legitimate new push: the same branch and pull request (a new one if this one was closed).
+      logger?.info(
+        `gitops: the content of "${change.key}" changed since ${pull.html_url} was opened; rebuilding it`,
+      );
+      return undefined;
+    }
+    const waiting = (state: 'open' | 'closed'): GitopsPublishResult => ({
+      url: pull.html_url,
+      commit: pull.head.sha,
+      state,
+      merged: false,
+      pullRequest,
+    });
+    if (pull.state === 'closed') {
+      logger?.info(
+        `gitops: ${pull.html_url} (${change.key}) was closed without merging`,
+      );
+      return waiting('closed');
+    }
+    if (pull.mergeable === false) {
+      logger?.info(
+        `gitops: ${pull.html_url} conflicts with ${base}; rebuilding it on the head of ${base}`,
+      );
+      return undefined;
+    }
+    if (!this.autoMerge) return waiting('open');
+    const merge = await mergePullRequest(
+      session,
+      pull.number,
+      pull.head.sha,
+      this.options.mergeMethod ?? 'merge',
+    );
+    if (merge.sha !== undefined) {
+      return this.merged(session, change, branch, pullRequest, merge.sha);
+    }
+    if (merge.stale) {
+      logger?.info(
+        `gitops: ${pull.html_url} cannot be merged (${merge.refusal}); rebuilding it on the new head of ${base}`,
+      );
+      return undefined;
+    }
+    logger?.info(
+      `gitops: ${pull.html_url} (${change.key}) still waits: ${merge.refusal}`,
+    );
+    return waiting('open');
+  }
+
+  /**
+   * Builds the branch on the head of the base, opens (or reuses) its pull request and, with auto-merge,
+   * merges it. Rebuilt when the base moved under it, at most maxAttempts times; left open when the
+   * repository's rules refuse the merge.
+   */
+  private async build(
+    session: GithubSession,
+    change: GitopsChange,
+    base: string,
+    branch: string,
+  ): Promise<GitopsPublishResult> {
+    const { host, owner, repo } = this.ref;
+    const { logger } = this.options;
     const maxAttempts = this.options.maxAttempts ?? 5;
     let refusal: string | undefined;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -118,33 +265,42 @@ export class GithubPublisher implements GitopsPublisher {
         // Already on the base branch (also after a restart between merge and branch deletion).
         await session.deleteBranch(branch);
         const url = `https://${host}/${owner}/${repo}/commit/${head}`;
-        return { url, commit: head, merged: true };
+        return { url, commit: head, state: 'merged', merged: true };
       }
       const message = `${change.title}\n\n${change.body}`;
       const commit = await session.commit(head, entries, message);
       await session.pointBranch(branch, commit);
       const pull = await openPullRequest(session, base, branch, change);
+      const open: GitopsPublishResult = {
+        url: pull.url,
+        commit,
+        state: 'open',
+        merged: false,
+        pullRequest: pull,
+      };
+      if (!this.autoMerge) {
+        logger?.info(
+          `gitops: opened ${pull.url} (${change.key}); auto-merge is off, it waits for a human to merge it`,
+        );
+        return open;
+      }
       const merge = await mergePullRequest(
         session,
         pull.number,
         commit,
         this.options.mergeMethod ?? 'merge',
       );
-      const merged = merge.sha;
-      if (merged) {
-        await session.deleteBranch(branch);
-        this.options.logger?.info(
-          `gitops: merged ${pull.url} (${change.key}) as ${merged}`,
+      if (merge.sha !== undefined) {
+        return this.merged(session, change, branch, pull, merge.sha);
+      }
+      if (!merge.stale) {
+        logger?.info(
+          `gitops: ${pull.url} (${change.key}) is left open: GitHub refused to merge it (${merge.refusal}); it is checked again on the next publish, not rebuilt`,
         );
-        return {
-          url: pull.url,
-          commit: merged,
-          merged: true,
-          pullRequest: pull,
-        };
+        return open;
       }
       refusal = merge.refusal;
-      this.options.logger?.info(
+      logger?.info(
         `gitops: ${pull.url} cannot be merged (${refusal}); rebuilding it on the new head of ${base}`,
       );
       await this.sleep(1000 * attempt);
@@ -152,6 +308,36 @@ export class GithubPublisher implements GitopsPublisher {
     throw new GitopsPublishError(
       `gitops: gave up merging "${change.key}" into ${base} of ${owner}/${repo} after ${maxAttempts} attempts; GitHub said: ${refusal}`,
     );
+  }
+
+  private async merged(
+    session: GithubSession,
+    change: GitopsChange,
+    branch: string,
+    pull: { number: number; url: string },
+    sha: string,
+  ): Promise<GitopsPublishResult> {
+    await session.deleteBranch(branch);
+    this.options.logger?.info(
+      `gitops: merged ${pull.url} (${change.key}) as ${sha}`,
+    );
+    return {
+      url: pull.url,
+      commit: sha,
+      state: 'merged',
+      merged: true,
+      pullRequest: pull,
+    };
+  }
+
+  /** Whether `commit` already has the change: every file with its content, none of its deletions. */
+  private async holds(
+    session: GithubSession,
+    change: GitopsChange,
+    commit: string,
+  ): Promise<boolean> {
+    const present = await session.currentFiles(commit, change);
+    return treeEntries(change, present).length === 0;
   }
 }
 

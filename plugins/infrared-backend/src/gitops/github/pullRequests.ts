@@ -54,13 +54,48 @@ export async function openPullRequest(
   }
 }
 
+/** A pull request by number, or undefined when GitHub has none (404). */
+export async function getPullRequest(session: GithubSession, number: number) {
+  const { octokit, owner, repo } = session;
+  session.step = `read pull request #${number}`;
+  try {
+    const { data } = await octokit.pulls.get({
+      owner,
+      repo,
+      pull_number: number,
+    });
+    return data;
+  } catch (error) {
+    if (statusOf(error) === 404) return undefined;
+    throw error;
+  }
+}
+
+/** The number of a pull request from its web URL (`.../pull/<number>`). */
+export function pullNumberOf(url: string): number | undefined {
+  const match = /\/pull\/(\d+)\/?$/.exec(url);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * Why GitHub refused a merge. `stale`: the base or the head moved, or the pull request conflicts with its
+ * base; rebuilding the branch on the new head of the base can fix it. Otherwise the repository's rules
+ * (required reviews, pending checks) hold it: a rebuild would not help, a human or time will.
+ */
+export type MergeOutcome =
+  | { sha: string }
+  | { sha?: undefined; refusal: string; stale: boolean };
+
+const STALE_MESSAGE =
+  /base branch was modified|head branch was modified|conflict|out of date/i;
+
 /** The resulting commit on the base branch, or why GitHub refused to merge the pull request as it is. */
 export async function mergePullRequest(
   session: GithubSession,
   pullNumber: number,
   sha: string,
   method: 'merge' | 'squash' | 'rebase',
-): Promise<{ sha?: string; refusal?: string }> {
+): Promise<MergeOutcome> {
   const { octokit, owner, repo } = session;
   session.step = `merge pull request #${pullNumber}`;
   try {
@@ -86,6 +121,14 @@ export async function mergePullRequest(
     }
     const message = (error as { response?: { data?: { message?: string } } })
       .response?.data?.message;
-    return { refusal: `${status} ${message ?? 'not mergeable'}` };
+    // 409: the head moved. A conflict shows as `mergeable: false` (state `dirty`), a head behind a base that
+    // must be up to date as `behind`; GitHub's message says the rest.
+    const stale =
+      status === 409 ||
+      pull.mergeable === false ||
+      pull.mergeable_state === 'dirty' ||
+      pull.mergeable_state === 'behind' ||
+      STALE_MESSAGE.test(message ?? '');
+    return { refusal: `${status} ${message ?? 'not mergeable'}`, stale };
   }
 }

@@ -95,6 +95,7 @@ describe('LocalGitPublisher when the default branch moves', () => {
     expect(result).toEqual({
       url: `file://${path}#${theirs}`,
       commit: theirs,
+      state: 'merged',
       merged: true,
       pullRequest: undefined,
     });

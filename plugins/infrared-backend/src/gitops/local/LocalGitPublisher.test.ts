@@ -57,6 +57,7 @@ describe('LocalGitPublisher', () => {
     expect(result).toEqual({
       url: `file://${path}#${result.commit}`,
       commit: repo.head(),
+      state: 'merged',
       merged: true,
       pullRequest: { number: 1, url: `file://${path}#${result.commit}` },
     });

@@ -4,6 +4,7 @@ import { branchForKey, KeyedMutex, validateChange } from '../change';
 import {
   GitopsChange,
   GitopsPublisher,
+  GitopsPublishOptions,
   GitopsPublishResult,
   GitopsRepoDescription,
 } from '../types';
@@ -39,6 +40,9 @@ const README = `# Gitops repository\n\nWritten by Infrared through pull requests
  * commit on the default branch. It writes objects and refs directly in the bare repository (no work tree); the
  * default branch only moves by compare-and-swap, so a writer in another process is detected like a rejected
  * non-fast-forward push, and the change is rebuilt on the new head.
+ *
+ * There is no one to review a local pull request: every publish merges (`state: 'merged'`), whatever
+ * `infrared.gitops.autoMerge` says, and a `pending` pull request is never needed.
  */
 export class LocalGitPublisher implements GitopsPublisher {
   readonly path: string;
@@ -65,7 +69,11 @@ export class LocalGitPublisher implements GitopsPublisher {
     };
   }
 
-  async publish(change: GitopsChange): Promise<GitopsPublishResult> {
+  /** Merges the change at once; `_options.pending` never applies, as no local pull request stays open. */
+  async publish(
+    change: GitopsChange,
+    _options?: GitopsPublishOptions,
+  ): Promise<GitopsPublishResult> {
     validateChange(change);
     return this.mutex.run(this.path, () => this.publishNow(change));
   }
@@ -92,6 +100,7 @@ export class LocalGitPublisher implements GitopsPublisher {
         return {
           url: this.url(head),
           commit: head,
+          state: 'merged',
           merged: true,
           pullRequest: last && {
             number: last.number,
@@ -132,6 +141,7 @@ export class LocalGitPublisher implements GitopsPublisher {
         return {
           url,
           commit: merge,
+          state: 'merged',
           merged: true,
           pullRequest: { number: pull.number, url },
         };
