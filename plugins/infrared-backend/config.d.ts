@@ -51,6 +51,14 @@ export interface Config {
       branch?: string;
       /** For `github`: how pull requests are merged. Default merge. */
       mergeMethod?: 'merge' | 'squash' | 'rebase';
+      /**
+       * Merge each pull request as soon as it is opened. Default true. When the repository requires reviews
+       * or checks, the pull request stays open either way and is merged once GitHub allows it (or by a
+       * human). False: Infrared only opens the pull request and a human merges it; the Cluster is Registered
+       * once it is merged. GitHub only: the `local` repository has no one to review, it always merges (and
+       * warns at startup when this is false).
+       */
+      autoMerge?: boolean;
     };
 
     // ---------------------------------------------------------------------------------------------

@@ -16,11 +16,13 @@ const WRITES = [
 describe('GithubPublisher: a merge the repository blocks is waited on, not rebuilt', () => {
   const gh = useFakeGithub();
 
-  /** Runs `fn` and returns the requests it made. */
-  const during = async (fn: () => Promise<unknown>) => {
+  /** Runs `fn` and returns its result with the requests it made. */
+  const during = async <T>(
+    fn: () => Promise<T>,
+  ): Promise<[T, RecordedRequest[]]> => {
     const from = gh.server.requests.length;
-    await fn();
-    return gh.server.requests.slice(from);
+    const result = await fn();
+    return [result, gh.server.requests.slice(from)];
   };
   const ofOperation = (requests: RecordedRequest[], ...ids: string[]) =>
     requests.filter(r => ids.includes(r.operationId ?? ''));
@@ -36,10 +38,9 @@ describe('GithubPublisher: a merge the repository blocks is waited on, not rebui
     const publisher = gh.publisher();
     const main = repo.refs.get('heads/main');
 
-    let first!: GitopsPublishResult;
-    const opening = await during(async () => {
-      first = await publisher.publish(registration);
-    });
+    const [first, opening] = await during(() =>
+      publisher.publish(registration),
+    );
     expect(first).toEqual({
       url: PULL_URL,
       commit: repo.refs.get(BRANCH),
@@ -64,10 +65,9 @@ describe('GithubPublisher: a merge the repository blocks is waited on, not rebui
 
     const branchHead = repo.refs.get(BRANCH);
     for (let pass = 0; pass < 3; pass++) {
-      let again!: GitopsPublishResult;
-      const checking = await during(async () => {
-        again = await publisher.publish(registration, pendingOf(first));
-      });
+      const [again, checking] = await during(() =>
+        publisher.publish(registration, pendingOf(first)),
+      );
       expect(again).toEqual(first);
       expect(ofOperation(checking, ...WRITES)).toEqual([]);
       // Reads, and one merge attempt in case a review arrived.
@@ -79,10 +79,9 @@ describe('GithubPublisher: a merge the repository blocks is waited on, not rebui
     expect(repo.pulls).toHaveLength(1);
 
     const mergeCommit = repo.mergeByHuman(1);
-    let merged!: GitopsPublishResult;
-    const afterMerge = await during(async () => {
-      merged = await publisher.publish(registration, pendingOf(first));
-    });
+    const [merged, afterMerge] = await during(() =>
+      publisher.publish(registration, pendingOf(first)),
+    );
     expect(merged).toEqual({
       url: PULL_URL,
       commit: mergeCommit,
@@ -106,10 +105,9 @@ describe('GithubPublisher: a merge the repository blocks is waited on, not rebui
     expect(first.state).toBe('open');
 
     repo.approve(1);
-    let merged!: GitopsPublishResult;
-    const requests = await during(async () => {
-      merged = await publisher.publish(registration, pendingOf(first));
-    });
+    const [merged, requests] = await during(() =>
+      publisher.publish(registration, pendingOf(first)),
+    );
     expect(merged).toMatchObject({
       state: 'merged',
       merged: true,
@@ -132,10 +130,9 @@ describe('GithubPublisher: a merge the repository blocks is waited on, not rebui
     const first = await publisher.publish(registration);
     repo.closeByHuman(1);
 
-    let closed!: GitopsPublishResult;
-    const requests = await during(async () => {
-      closed = await publisher.publish(registration, pendingOf(first));
-    });
+    const [closed, requests] = await during(() =>
+      publisher.publish(registration, pendingOf(first)),
+    );
     expect(closed).toEqual({
       url: PULL_URL,
       commit: first.commit,
@@ -178,10 +175,9 @@ describe('GithubPublisher: a merge the repository blocks is waited on, not rebui
       files: { ...registration.files, [APP]: 'kind: Application # v2\n' },
     };
 
-    let rebuilt!: GitopsPublishResult;
-    const rebuilding = await during(async () => {
-      rebuilt = await publisher.publish(changed, pendingOf(first));
-    });
+    const [rebuilt, rebuilding] = await during(() =>
+      publisher.publish(changed, pendingOf(first)),
+    );
     expect(rebuilt).toMatchObject({
       state: 'open',
       pullRequest: { number: 1, url: PULL_URL },
@@ -198,7 +194,7 @@ describe('GithubPublisher: a merge the repository blocks is waited on, not rebui
       'kind: Application # v2\n',
     );
 
-    const checking = await during(() =>
+    const [, checking] = await during(() =>
       publisher.publish(changed, pendingOf(rebuilt)),
     );
     expect(ofOperation(checking, ...WRITES)).toEqual([]);
@@ -288,7 +284,7 @@ describe('GithubPublisher: a merge the repository blocks is waited on, not rebui
         'auto-merge is off, it waits for a human to merge it',
       );
 
-      const checking = await during(() =>
+      const [, checking] = await during(() =>
         publisher.publish(registration, pendingOf(first)),
       );
       expect(checking.filter(r => r.method !== 'GET')).toEqual([]);
