@@ -234,7 +234,8 @@ export class GithubPublisher implements GitopsPublisher {
       );
       return undefined;
     }
-    logger?.info(
+    // Every pass says so while it waits: debug, the caller reports the open pull request.
+    logger?.debug(
       `gitops: ${pull.html_url} (${change.key}) still waits: ${merge.refusal}`,
     );
     return waiting('open');
