@@ -96,6 +96,31 @@ describe('deploy/crds', () => {
     );
   });
 
+  it('answers to the names the docs give kubectl (ircluster and irclusters)', () => {
+    const names = (crd: any) => [
+      crd.spec.names.plural,
+      crd.spec.names.singular,
+      ...(crd.spec.names.shortNames ?? []),
+    ];
+    expect(crdOf('clusters').spec.names.shortNames).toEqual([
+      'ircluster',
+      'irclusters',
+    ]);
+    // Every `kubectl ... get ir...` in the README names an Infrared CRD: kubectl resolves only an
+    // exact plural, singular or short name (the devenv test checks the API server's discovery).
+    const readme = fs.readFileSync(
+      path.resolve(DEPLOY, '../README.md'),
+      'utf8',
+    );
+    const asked = [...readme.matchAll(/kubectl\b[^`\n]*?\bget\s+(ir[a-z]*)/g)].map(
+      m => m[1],
+    );
+    expect(asked).toContain('irclusters');
+    const served = crds.flatMap(c => names(c.doc));
+    expect(asked.filter(a => !served.includes(a))).toEqual([]);
+    expect(new Set(served).size).toBe(served.length);
+  });
+
   it('prints Connected and Registered from the conditions', () => {
     const columns = crdOf('clusters').spec.versions[0].additionalPrinterColumns;
     expect(columns.map((c: any) => c.name)).toEqual([
