@@ -3,12 +3,14 @@ import path from 'node:path';
 import { ensureBinaries } from './binaries';
 import {
   ClusterInfo,
+  ControlPlane,
   isHealthy,
   openControlPlane,
   startControlPlane,
   stopControlPlane,
 } from './controlPlane';
-import { createNodes, ensureNamespace, installCrds } from './helpers';
+import { setUpDemo } from './demo';
+import { installCrds } from './helpers';
 import { rssBytes } from './processes';
 
 const USAGE = `usage: devenv <up|down|status|build> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
@@ -18,7 +20,8 @@ const USAGE = `usage: devenv <up|down|status|build> [--state <file>] [--clusters
   status  say whether they run (exit 0 up, 1 unhealthy, 3 not running)
   build   only find or build the binaries
 
-Without --state: the demo environment (clusters management and edge-demo) under <repo>/.data/devenv/.
+Without --state: the demo environment (clusters management and edge-demo, and on management the
+k3k-style child cluster sandbox for the registrar) under <repo>/.data/devenv/.
 With --state <file>: an ephemeral test control plane (management, workload-a) recorded in <file>.`;
 
 function parseArgs(argv: string[]) {
@@ -60,7 +63,9 @@ async function up(flags: Record<string, string>) {
   if (fs.existsSync(statePath)) {
     if (await isHealthy(statePath)) {
       say(`devenv: already up (${statePath})`);
-      await installProjectCrds(openControlPlane(statePath).clusters[0]);
+      const cp = openControlPlane(statePath);
+      await installProjectCrds(cp.clusters[0]);
+      if (demo) await demoSetup(cp, dataDir!);
       printClusters(statePath, dataDir);
       return;
     }
@@ -82,24 +87,22 @@ async function up(flags: Record<string, string>) {
     log: m => say(`devenv: ${m}`),
   });
   await installProjectCrds(cp.clusters[0]);
-  if (demo) {
-    const [management, workload] = cp.clusters;
-    await ensureNamespace(management, 'infrared');
-    await ensureNamespace(management, 'argocd');
-    if (workload) await createNodes(workload, 2, `${workload.name}-node`);
-    for (const c of cp.clusters)
-      fs.writeFileSync(
-        path.join(dataDir!, `${c.name}.kubeconfig`),
-        c.kubeconfig,
-        { mode: 0o600 },
-      );
-  }
+  if (demo) await demoSetup(cp, dataDir!);
   say(
     `devenv: up in ${((Date.now() - started) / 1000).toFixed(
       1,
     )}s (state ${statePath})`,
   );
   printClusters(statePath, dataDir);
+}
+
+/** The demo's namespaces, Nodes, kubeconfig files and child cluster (demo.ts), reusing what is there. */
+async function demoSetup(cp: ControlPlane, dataDir: string) {
+  await setUpDemo(cp, {
+    dataDir,
+    repoRoot: findRepoRoot(),
+    log: m => say(`devenv: ${m}`),
+  });
 }
 
 /** The project's CRDs (deploy/crds) on the management cluster, current with the checkout. */

@@ -30,6 +30,13 @@ export {
   ensureNamespace,
   eventually,
 } from './helpers';
+export {
+  ensureDemoChild,
+  setUpDemo,
+  registrarLabelsFromConfig,
+  DEMO_CHILD,
+} from './demo';
+export type { DemoChild, DemoChildOptions } from './demo';
 export { KubeClient, renderKubeconfig, parseKubeconfig } from './kube';
 export type { KubeAccess, KubeResponse } from './kube';
 export { getTestControlPlane, uniqueName, STATE_ENV } from './testing';

@@ -1,4 +1,5 @@
 import {
+  ensureDemoChild,
   eventually,
   getTestControlPlane,
   uniqueName,
@@ -261,6 +262,50 @@ describe('registrar on a real control plane', () => {
         [vCluster, v.ns, 'vcluster', 'active'],
       ].sort(),
     );
+  });
+
+  it("registers the child cluster that `devenv up` adds for the demo (devenv's ensureDemoChild), at a server other than the workload cluster's own", async () => {
+    // The providers of app-config.yaml; the demo's labels with this registrar's managed-by value.
+    const r = await registrar({ providers: ['k3k', 'vcluster'] });
+    const name = uniqueName('sandbox');
+    const child = await ensureDemoChild(management, workload, {
+      name,
+      managedBy: r.managedBy,
+    });
+    created.push(child.namespace);
+    try {
+      const { report } = await r.pass();
+      expect(report.errors).toEqual([]);
+      expect(report.created).toBe(1);
+      const listed = await listDiscoveredClusters(managementApi(kube).secrets, {
+        targetNamespace: r.targetNamespace,
+        managedBy: r.managedBy,
+      });
+      const port = new URL(workload.server).port;
+      expect(listed).toEqual([
+        {
+          name,
+          server: `https://localhost:${port}`,
+          sourceNamespace: `k3k-${name}`,
+          provider: 'k3k',
+          state: 'active',
+        },
+      ]);
+      // Registering workload-a by its own kubeconfig (127.0.0.1) makes no second Secret for one server.
+      expect(listed[0].server).not.toBe(workload.server);
+      const config = JSON.parse(
+        unb64((await r.argo(`cluster-${name}`)).data.config),
+      );
+      expect(config.bearerToken).toMatch(/^ey/);
+      expect(config).not.toHaveProperty('tlsClientConfig.certData');
+    } finally {
+      await cp
+        .client('workload-a')
+        .request(
+          'DELETE',
+          `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/infrared-demo-${name}-cluster-admin`,
+        );
+    }
   });
 
   it('writes nothing in dry-run', async () => {
