@@ -909,6 +909,33 @@ describe('planClusterReconcile', () => {
       expect(status.gitopsPath).toBe(APP_OF_APPS);
     });
 
+    it('records the default branch with a merged change only (an open pull request is on its own branch)', () => {
+      const merged = completeRegistration(
+        base,
+        cluster,
+        { result },
+        NOW,
+        APP_OF_APPS,
+        'main',
+      );
+      expect(merged.pullRequest).toEqual({
+        url: 'https://github.example/o/r/pull/7',
+        number: 7,
+        commit: 'c0ffee',
+        merged: true,
+        branch: 'main',
+      });
+      const open = completeRegistration(
+        base,
+        cluster,
+        { result: { ...result, merged: false, state: 'open' } },
+        NOW,
+        APP_OF_APPS,
+        'main',
+      );
+      expect(open.pullRequest).not.toHaveProperty('branch');
+    });
+
     it('records the commit when nothing had to change (no pull request)', () => {
       const status = completeRegistration(
         base,

@@ -520,6 +520,8 @@ export function completeRegistration(
   now: string,
   /** The app-of-apps file the change adds: what the Clusters page shows and links. */
   gitopsPath: string,
+  /** The gitops repository's default branch: recorded with a merged change, where its commit is. */
+  defaultBranch?: string,
 ): ClusterStatus {
   const generation = cluster.metadata.generation;
   const next: ClusterStatus = { ...status };
@@ -541,6 +543,7 @@ export function completeRegistration(
         : {}),
       commit: result.commit,
       merged: result.merged,
+      ...(result.merged && defaultBranch ? { branch: defaultBranch } : {}),
     };
     if (result.merged) {
       next.gitopsPath = gitopsPath;

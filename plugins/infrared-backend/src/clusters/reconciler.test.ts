@@ -63,6 +63,14 @@ describe('ClusterReconciler', () => {
     const edge = api.clusterStore.get('edge')!;
     expect(condition(edge, 'Connected')?.status).toBe('True');
     expect(condition(edge, 'Registered')?.status).toBe('True');
+    // The merged commit and the branch it is on (the publisher's default branch), for the page.
+    expect(edge.status?.pullRequest).toEqual({
+      url: 'https://git.example/pull/1',
+      number: 1,
+      commit: 'c1',
+      merged: true,
+      branch: 'main',
+    });
     expect(edge.metadata.annotations?.[REGISTERED_FILES_ANNOTATION]).toMatch(
       /^[0-9a-f]{32}$/,
     );

@@ -77,6 +77,13 @@ interface PassCounters {
 
 const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
 
+/** The gitops change for a cluster, and the default branch a merged change lands on (when described). */
+type Registration = ((
+  clusterName: string,
+) => GitopsChange | { error: string }) & {
+  defaultBranch?: string;
+};
+
 /** The gitops change that registers one cluster. */
 export function registrationChange(
   clusterName: string,
@@ -259,13 +266,14 @@ export class ClusterReconciler {
     }
   }
 
-  private async registrationFor(): Promise<
-    (clusterName: string) => GitopsChange | { error: string }
-  > {
+  private async registrationFor(): Promise<Registration> {
     try {
       const repo = await this.options.publisher.describe();
-      return clusterName =>
-        registrationChange(clusterName, this.options.managementCluster, repo);
+      return Object.assign(
+        (clusterName: string) =>
+          registrationChange(clusterName, this.options.managementCluster, repo),
+        { defaultBranch: repo.defaultBranch },
+      );
     } catch (e) {
       const error = `the gitops repository cannot be described: ${
         (e as Error).message
@@ -278,7 +286,7 @@ export class ClusterReconciler {
     cluster: ClusterResource,
     kubeconfigSecret: SecretObject | undefined,
     argoSecret: SecretObject | undefined,
-    registration: (clusterName: string) => GitopsChange | { error: string },
+    registration: Registration,
     counters: PassCounters,
     signal?: AbortSignal,
   ): Promise<void> {
@@ -340,6 +348,7 @@ export class ClusterReconciler {
           { result },
           now(),
           appOfAppsPath(name, this.options.managementCluster),
+          registration.defaultBranch,
         );
         if (result.merged) {
           base = await api.clusters.patchMetadata(name, {

@@ -56,6 +56,8 @@ export interface PullRequestRef {
   number?: number;
   commit?: string;
   merged?: boolean;
+  /** The branch holding `commit` once merged: the gitops repository's default branch. */
+  branch?: string;
 }
 
 export interface ClusterStatus {
