@@ -60,6 +60,25 @@ describe('inspectKubeconfig: the cluster', () => {
     ).toBe(`${CLUSTER}.insecure-skip-tls-verify`);
   });
 
+  it('refuses insecure-skip-tls-verify together with certificate-authority-data, as client-go does', () => {
+    expect(
+      refusal(
+        withCluster({
+          server: 'https://h',
+          'insecure-skip-tls-verify': true,
+          'certificate-authority-data': CA,
+        }),
+      ),
+    ).toEqual([
+      {
+        field: `${CLUSTER}.insecure-skip-tls-verify`,
+        message: expect.stringMatching(
+          /refused by Argo CD \(and kubectl, client-go: "specifying a root certificates file with the insecure flag is not allowed"\): remove insecure-skip-tls-verify.*or remove certificate-authority-data/,
+        ),
+      },
+    ]);
+  });
+
   it('reports every problem of the cluster and the user at once', () => {
     const errors = refusal(single({}, { server: '' }));
     expect(errors.map(e => e.field)).toEqual([`${CLUSTER}.server`, USER]);
@@ -112,7 +131,17 @@ describe('inspectKubeconfig: the cluster', () => {
     [
       'a bad scheme',
       { 'proxy-url': 'ftp://198.51.100.1' },
-      /scheme ftp; Argo CD accepts only http, https, socks5/,
+      /scheme ftp, which Argo CD \(and kubectl, client-go\) refuse: they accept only http, https and socks5;/,
+    ],
+    [
+      'scheme socks5h, which Argo CD and kubectl refuse',
+      { 'proxy-url': 'socks5h://198.51.100.1:1080' },
+      /scheme socks5h, which Argo CD \(and kubectl, client-go\) refuse.*use socks5:\/\/ instead/,
+    ],
+    [
+      'no scheme, without echoing its credentials',
+      { 'proxy-url': 'user:hunter2@198.51.100.1:3128' },
+      /^proxy-url "\*\*\*@198.51.100.1:3128" is not a URL with a host/,
     ],
     [
       'credentials',

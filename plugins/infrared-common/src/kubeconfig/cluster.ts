@@ -13,7 +13,19 @@ const IN_CLUSTER_HOSTS = new Set([
   'kubernetes.default.svc',
   'kubernetes.default.svc.cluster.local',
 ]);
-const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks5h:']);
+/**
+ * The proxy schemes Argo CD's `ParseProxyUrl` and client-go's kubeconfig loader accept. Not
+ * socks5h: both refuse it, and neither needs it (Go sends the server's host name to a socks5
+ * proxy, which resolves it).
+ */
+export const PROXY_SCHEMES: readonly string[] = ['http', 'https', 'socks5'];
+
+/**
+ * Characters WHATWG URL parsing strips or rewrites but Go's url.Parse (Argo CD, client-go) refuses:
+ * a value holding one would be accepted here and refused there.
+ */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_GO_URLS = /[\s\x00-\x1f\x7f\\]/;
 
 function parseUrl(value: string): URL | undefined {
   try {
@@ -31,13 +43,16 @@ export function isInClusterServer(server: string): boolean {
   return IN_CLUSTER_HOSTS.has(host) && (url.port === '' || url.port === '443');
 }
 
-function checkServer(
+/**
+ * Checks an API server address (a kubeconfig's `server`, or a Cluster's `spec.server`) and
+ * returns it trimmed as Argo CD keys it. `at` is the field the errors name.
+ */
+export function checkServer(
   raw: string | undefined,
-  field: string,
+  at: string,
   refuseInCluster: boolean,
   errors: FieldError[],
 ): string {
-  const at = `${field}.server`;
   if (!raw || !raw.trim()) {
     errors.push({
       field: at,
@@ -47,7 +62,7 @@ function checkServer(
     return '';
   }
   const server = raw.trim().replace(/\/+$/, '');
-  const url = parseUrl(server);
+  const url = NOT_IN_GO_URLS.test(server) ? undefined : parseUrl(server);
   if (!url || !url.hostname) {
     errors.push({
       field: at,
@@ -67,6 +82,11 @@ function checkServer(
   return server;
 }
 
+/** The proxy URL without its user information, fit for a message. */
+function withoutUserinfo(raw: string): string {
+  return raw.replace(/^([^/@]*\/\/)?[^/@]*@/, '$1***@');
+}
+
 function checkProxy(
   raw: string | undefined,
   insecure: boolean,
@@ -75,25 +95,29 @@ function checkProxy(
 ): string | undefined {
   if (!raw) return undefined;
   const at = `${field}.proxy-url`;
-  const url = parseUrl(raw);
+  const url = NOT_IN_GO_URLS.test(raw) ? undefined : parseUrl(raw);
+  const scheme = url?.protocol.replace(/:$/, '');
   if (!url || !url.hostname) {
     errors.push({
       field: at,
-      message: `proxy-url "${raw}" is not a URL with a host`,
-    });
-  } else if (!PROXY_SCHEMES.has(url.protocol)) {
-    errors.push({
-      field: at,
-      message: `proxy-url "${raw}" uses scheme ${url.protocol.replace(
-        /:$/,
-        '',
-      )}; Argo CD accepts only http, https, socks5 and socks5h`,
+      message: `proxy-url "${withoutUserinfo(
+        raw,
+      )}" is not a URL with a host, like http://proxy.example:3128 (with a scheme, and no spaces)`,
     });
   } else if (url.username || url.password) {
     errors.push({
       field: at,
       message:
         'proxy-url carries credentials, which would be copied into the Argo CD Secret: set them on the proxy instead',
+    });
+  } else if (!PROXY_SCHEMES.includes(scheme!)) {
+    const fix =
+      scheme === 'socks5h'
+        ? "use socks5:// instead: with it, Argo CD already lets the proxy resolve the server's name"
+        : 'use an http://, https:// or socks5:// proxy';
+    errors.push({
+      field: at,
+      message: `proxy-url "${raw}" uses scheme ${scheme}, which Argo CD (and kubectl, client-go) refuse: they accept only http, https and socks5; ${fix}`,
     });
   } else if (insecure) {
     // With TLS verification off, the proxy could read the credential instead of relaying it.
@@ -119,7 +143,7 @@ export function inspectCluster(
   const c = entry.body;
   const server = checkServer(
     readString(c, 'server', field, errors),
-    field,
+    `${field}.server`,
     refuseInCluster,
     errors,
   );
@@ -135,6 +159,13 @@ export function inspectCluster(
   const tls: ArgoTlsClientConfig = { insecure };
   const caData = readBase64(c, 'certificate-authority-data', field, errors);
   if (caData) tls.caData = caData;
+  if (insecure && caData) {
+    errors.push({
+      field: `${field}.insecure-skip-tls-verify`,
+      message:
+        'insecure-skip-tls-verify: true together with certificate-authority-data is refused by Argo CD (and kubectl, client-go: "specifying a root certificates file with the insecure flag is not allowed"): remove insecure-skip-tls-verify so the server is verified with the CA, or remove certificate-authority-data',
+    });
+  }
   const serverName = readString(c, 'tls-server-name', field, errors);
   if (serverName) tls.serverName = serverName;
   const proxyUrl = checkProxy(

@@ -122,7 +122,14 @@ export function convertExec(
     return { errors: [{ field, message: 'exec must be a mapping' }] };
   const errors: FieldError[] = [];
   const apiVersion = readString(exec, 'apiVersion', field, errors);
-  if (apiVersion && !EXEC_API_VERSIONS.includes(apiVersion)) {
+  if (!apiVersion && !errors.length) {
+    errors.push({
+      field: `${field}.apiVersion`,
+      message: `exec has no apiVersion, which kubectl and client-go refuse: set it to one client-go accepts (${EXEC_API_VERSIONS.join(
+        ', ',
+      )})`,
+    });
+  } else if (apiVersion && !EXEC_API_VERSIONS.includes(apiVersion)) {
     errors.push({
       field: `${field}.apiVersion`,
       message: `exec apiVersion "${apiVersion}" is not one client-go accepts (${EXEC_API_VERSIONS.join(

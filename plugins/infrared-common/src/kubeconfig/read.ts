@@ -83,7 +83,18 @@ export function readBoolean(
   return value;
 }
 
-const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+/**
+ * Base64 as Go decodes a `[]byte` from JSON (client-go reading a kubeconfig, Argo CD reading its
+ * Secret's config): the standard alphabet, padded to a multiple of 4; line breaks are skipped,
+ * any other character (a space, a tab: what a folded YAML line becomes) is refused.
+ */
+const BASE64 =
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Whether Go's encoding/json would decode `value` as a `[]byte`. */
+export function isGoBase64(value: string): boolean {
+  return BASE64.test(value.replace(/[\r\n]/g, ''));
+}
 
 /** Reads a `*-data` field, which Argo CD takes verbatim and so must already be base64. */
 export function readBase64(
@@ -94,10 +105,10 @@ export function readBase64(
 ): string | undefined {
   const value = readString(obj, key, field, errors);
   if (value === undefined || value === '') return undefined;
-  if (!BASE64.test(value)) {
+  if (!isGoBase64(value)) {
     errors.push({
       field: `${field}.${key}`,
-      message: `${key} is not base64: it must hold the PEM file base64-encoded`,
+      message: `${key} is not base64 as kubectl and Argo CD read it (standard alphabet, padded with =, no spaces): it must hold the PEM file base64-encoded, as base64 -w0 writes it`,
     });
     return undefined;
   }

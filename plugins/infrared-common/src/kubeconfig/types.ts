@@ -31,6 +31,16 @@ export interface ArgoClusterConfig {
   execProviderConfig?: ArgoExecProviderConfig;
 }
 
+/**
+ * What Argo CD connects to a cluster with: its cluster Secret's `server` and `config`. The
+ * backend's Connected check uses exactly this, so it tests the connection Argo CD will make.
+ */
+export interface ArgoConnection {
+  /** The Secret's `server`: trailing slashes trimmed. */
+  server: string;
+  config: ArgoClusterConfig;
+}
+
 export type CredentialKind = 'token' | 'client-certificate' | 'exec';
 
 export interface InspectKubeconfigOptions {

@@ -67,6 +67,23 @@ export function inspectUser(
   const certData = readBase64(u, 'client-certificate-data', field, errors);
   const keyData = readBase64(u, 'client-key-data', field, errors);
   const token = readString(u, 'token', field, errors)?.trim();
+  const given = (key: string) =>
+    u[key] !== undefined && u[key] !== null && u[key] !== '';
+  // eslint-disable-next-line no-control-regex
+  if (token && /[\x00-\x08\x0a-\x1f\x7f]/.test(token)) {
+    errors.push({
+      field: `${field}.token`,
+      message:
+        'token holds a line break or another control character, which no HTTP header may carry: client-go (kubectl, Argo CD) fails every request with it; put the token on one line',
+    });
+  }
+  if (token && (given('username') || given('password'))) {
+    errors.push({
+      field: `${field}.${given('username') ? 'username' : 'password'}`,
+      message:
+        'the user has a token and a username/password, which Argo CD (and kubectl, client-go) refuse: "username/password or bearer token may be set, but not both"; remove username and password (Infrared uses the token)',
+    });
+  }
   if (errors.length > before) return undefined;
 
   if (certData && keyData) {
