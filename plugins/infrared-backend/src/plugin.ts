@@ -3,13 +3,13 @@ import {
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
 import { infraredPermissions } from '@internal/plugin-infrared-common';
-import { createRouter } from './api/router';
-import { ClusterService, createClusters, findRepoRoot } from './clusters';
 import {
-  createGitopsPublisher,
   gitopsPublisherExtensionPoint,
   type GitopsPublisherFactory,
-} from './gitops';
+} from '@internal/plugin-infrared-node';
+import { createRouter } from './api/router';
+import { ClusterService, createClusters, findRepoRoot } from './clusters';
+import { createGitopsPublisher } from './gitops';
 import { infraredKubeServiceRef } from './kube';
 import { registerRegistrarTask } from './registrar';
 

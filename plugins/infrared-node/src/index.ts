@@ -1,10 +1,12 @@
 /**
- * Node library of the Infrared clusters plugins, with no Backstage runtime in it:
- * what other backend modules and the standalone registrar CLI reuse.
+ * Node library of the Infrared clusters plugins, with no Backstage runtime in it beyond the
+ * extension points (`@backstage/backend-plugin-api`): what other backend modules and the standalone
+ * registrar CLI reuse.
  *
  * @packageDocumentation
  */
 export * from './ownerReference';
 export * from './concurrency';
+export * from './gitops';
 export * from './kube';
 export * from './registrar';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GitopsChange } from './types';
+import type { GitopsChange } from '@internal/plugin-infrared-node';
 
 const MAX_SLUG = 60;
 

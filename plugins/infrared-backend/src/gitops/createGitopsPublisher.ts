@@ -3,7 +3,7 @@ import { Config } from '@backstage/config';
 import { isAbsolute, resolve } from 'node:path';
 import { GithubPublisher } from './github/GithubPublisher';
 import { LocalGitPublisher } from './local/LocalGitPublisher';
-import { GitopsPublisher } from './types';
+import type { GitopsPublisher } from '@internal/plugin-infrared-node';
 
 export const DEFAULT_LOCAL_GITOPS_PATH = '.data/gitops.git';
 

@@ -1,16 +1,15 @@
-export type {
-  GitopsChange,
-  GitopsPublisher,
-  GitopsPublishOptions,
-  GitopsPublishResult,
-  GitopsPullRequest,
-  GitopsRepoDescription,
-} from './types';
+// The publisher's types and its extension point live in -node, for other backend modules.
 export {
   gitopsPublisherExtensionPoint,
+  type GitopsChange,
+  type GitopsPublisher,
   type GitopsPublisherExtensionPoint,
   type GitopsPublisherFactory,
-} from './extensionPoint';
+  type GitopsPublishOptions,
+  type GitopsPublishResult,
+  type GitopsPullRequest,
+  type GitopsRepoDescription,
+} from '@internal/plugin-infrared-node';
 export {
   createGitopsPublisher,
   DEFAULT_LOCAL_GITOPS_PATH,

@@ -1,6 +1,6 @@
 import { RecordedRequest } from '../__testUtils__/fakeGithubServer';
 import { registration, useFakeGithub } from '../__testUtils__/githubHarness';
-import { GitopsPublishResult } from '../types';
+import type { GitopsPublishResult } from '@internal/plugin-infrared-node';
 
 const APP = 'registry/clusters/infrared-mgmt/components/cluster-edge-1.yaml';
 const BRANCH = 'heads/infrared/register-edge-1';

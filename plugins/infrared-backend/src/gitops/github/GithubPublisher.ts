@@ -6,14 +6,14 @@ import {
   KeyedMutex,
   validateChange,
 } from '../change';
-import {
+import type {
   GitopsChange,
   GitopsPublisher,
   GitopsPublishOptions,
   GitopsPublishResult,
   GitopsPullRequest,
   GitopsRepoDescription,
-} from '../types';
+} from '@internal/plugin-infrared-node';
 import {
   GithubClientFactory,
   GithubRepoRef,

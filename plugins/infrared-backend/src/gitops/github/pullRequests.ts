@@ -1,4 +1,4 @@
-import { GitopsChange } from '../types';
+import type { GitopsChange } from '@internal/plugin-infrared-node';
 import { GithubSession, statusOf } from './session';
 
 /** The open pull request of the branch, updated to the change's title and body, or a new one. */

@@ -1,13 +1,13 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { resolve } from 'node:path';
 import { branchForKey, KeyedMutex, validateChange } from '../change';
-import {
+import type {
   GitopsChange,
   GitopsPublisher,
   GitopsPublishOptions,
   GitopsPublishResult,
   GitopsRepoDescription,
-} from '../types';
+} from '@internal/plugin-infrared-node';
 import { Git, GitIdentity } from './git';
 import {
   listPullRecords,

@@ -1,4 +1,8 @@
-/** One change to the gitops repository, identified by a stable key (for example `register-cluster-foo`). */
+/**
+ * One change to the gitops repository, identified by a stable key (for example `register-cluster-foo`).
+ *
+ * @public
+ */
 export interface GitopsChange {
   /** Idempotency key: one branch / pull request per key. */
   key: string;
@@ -10,11 +14,21 @@ export interface GitopsChange {
   deletions?: string[];
 }
 
+/**
+ * A pull request of a {@link GitopsPublishResult}.
+ *
+ * @public
+ */
 export interface GitopsPullRequest {
   number?: number;
   url: string;
 }
 
+/**
+ * What {@link GitopsPublisher.publish} did with a change.
+ *
+ * @public
+ */
 export interface GitopsPublishResult {
   /** Where a human can see the change: the pull request, or the commit when nothing had to change. */
   url: string;
@@ -34,12 +48,21 @@ export interface GitopsPublishResult {
   pullRequest?: GitopsPullRequest;
 }
 
+/**
+ * Options of {@link GitopsPublisher.publish}.
+ *
+ * @public
+ */
 export interface GitopsPublishOptions {
   /** The pull request a previous publish left open: check it instead of opening a new one. */
   pending?: GitopsPullRequest;
 }
 
-/** What the UI shows about the gitops repository. */
+/**
+ * What the UI shows about the gitops repository.
+ *
+ * @public
+ */
 export interface GitopsRepoDescription {
   type: string;
   /** The URL Argo CD clones (the Application's source.repoURL). */
@@ -49,7 +72,11 @@ export interface GitopsRepoDescription {
   fileUrlPrefix?: string;
 }
 
-/** Changes the platform's gitops repository by (real or local) pull request. */
+/**
+ * Changes the platform's gitops repository by (real or local) pull request.
+ *
+ * @public
+ */
 export interface GitopsPublisher {
   publish(
     change: GitopsChange,
