@@ -15,6 +15,7 @@ import {
   isAlreadyExists,
   isConflict,
   isNotFound,
+  KeyedLock,
   retryOnConflict,
   type ClusterProber,
   type ManagementApi,
@@ -29,7 +30,6 @@ import {
 import { kubeconfigSecretRef, resolveConnection } from './connection';
 import { ArgoSecretConflictError, CRD_MISSING, isCrdMissing } from './errors';
 import { managementClusterResource } from './management';
-import { KeyedLock } from './mutex';
 import {
   argoSecretReplacement,
   completeRegistration,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { branchForKey, gitBlobSha, KeyedMutex, validateChange } from './change';
+import { branchForKey, gitBlobSha, validateChange } from './change';
 
 describe('branchForKey', () => {
   it('keeps a simple key readable', () => {
@@ -56,33 +56,5 @@ describe('validateChange', () => {
     expect(() =>
       validateChange({ ...base, files: { a: 'x' }, deletions: ['a'] }),
     ).toThrow(/both written and deleted/);
-  });
-});
-
-describe('KeyedMutex', () => {
-  it('runs work for one name one at a time, and other names in parallel', async () => {
-    const mutex = new KeyedMutex();
-    const events: string[] = [];
-    const job = (name: string, id: string, ms: number) =>
-      mutex.run(name, async () => {
-        events.push(`start ${id}`);
-        await new Promise(r => setTimeout(r, ms));
-        events.push(`end ${id}`);
-      });
-    await Promise.all([
-      job('r', 'a', 20),
-      job('r', 'b', 1),
-      job('other', 'c', 1),
-    ]);
-    expect(events.indexOf('end a')).toBeLessThan(events.indexOf('start b'));
-    expect(events.indexOf('end c')).toBeLessThan(events.indexOf('end a'));
-  });
-
-  it('keeps going after a failure', async () => {
-    const mutex = new KeyedMutex();
-    await expect(
-      mutex.run('r', async () => Promise.reject(new Error('boom'))),
-    ).rejects.toThrow('boom');
-    await expect(mutex.run('r', async () => 42)).resolves.toBe(42);
   });
 });

@@ -60,22 +60,3 @@ export function validateChange(change: GitopsChange): void {
     );
   }
 }
-
-/** Serializes async work per name (one repository at a time in this process). */
-export class KeyedMutex {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  async run<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(name) ?? Promise.resolve();
-    const result = previous.then(fn, fn);
-    const tail = result.catch(() => undefined);
-    this.tails.set(name, tail);
-    try {
-      return await result;
-    } finally {
-      if (this.tails.get(name) === tail) {
-        this.tails.delete(name);
-      }
-    }
-  }
-}

@@ -1,18 +1,14 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { Config } from '@backstage/config';
+import { branchForKey, gitBlobSha, validateChange } from '../change';
 import {
-  branchForKey,
-  gitBlobSha,
-  KeyedMutex,
-  validateChange,
-} from '../change';
-import type {
-  GitopsChange,
-  GitopsPublisher,
-  GitopsPublishOptions,
-  GitopsPublishResult,
-  GitopsPullRequest,
-  GitopsRepoDescription,
+  KeyedLock,
+  type GitopsChange,
+  type GitopsPublisher,
+  type GitopsPublishOptions,
+  type GitopsPublishResult,
+  type GitopsPullRequest,
+  type GitopsRepoDescription,
 } from '@internal/plugin-infrared-node';
 import {
   GithubClientFactory,
@@ -53,7 +49,7 @@ export interface GithubPublisherOptions {
   retry?: Omit<RetryOptions, 'sleep' | 'logger'>;
 }
 
-const mutex = new KeyedMutex();
+const mutex = new KeyedLock();
 
 /**
  * Publishes through real pull requests: a branch `infrared/<key>` rebuilt on the base head, one commit through

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bare, tempDir } from '../__testUtils__/gitRepos';
-import { KeyedMutex } from '../change';
+import { KeyedLock } from '@internal/plugin-infrared-node';
 import { LocalGitPublisher } from './LocalGitPublisher';
 
 const change = (
@@ -123,7 +123,7 @@ describe('LocalGitPublisher', () => {
       () =>
         new LocalGitPublisher({
           path,
-          mutex: new KeyedMutex(),
+          mutex: new KeyedLock(),
           maxAttempts: 20,
         }),
     );

@@ -1,12 +1,13 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { resolve } from 'node:path';
-import { branchForKey, KeyedMutex, validateChange } from '../change';
-import type {
-  GitopsChange,
-  GitopsPublisher,
-  GitopsPublishOptions,
-  GitopsPublishResult,
-  GitopsRepoDescription,
+import { branchForKey, validateChange } from '../change';
+import {
+  KeyedLock,
+  type GitopsChange,
+  type GitopsPublisher,
+  type GitopsPublishOptions,
+  type GitopsPublishResult,
+  type GitopsRepoDescription,
 } from '@internal/plugin-infrared-node';
 import { Git, GitIdentity } from './git';
 import {
@@ -29,10 +30,10 @@ export interface LocalGitPublisherOptions {
   /** Test seam: runs after the branch is pushed and before the merge lands on the default branch. */
   beforeMerge?: (branch: string) => Promise<void>;
   /** Serializes publishes to one repository; shared by every instance of this process by default. */
-  mutex?: KeyedMutex;
+  mutex?: KeyedLock;
 }
 
-const sharedMutex = new KeyedMutex();
+const sharedMutex = new KeyedLock();
 const README = `# Gitops repository\n\nWritten by Infrared through pull requests. Argo CD syncs \`registry/\`.\n`;
 
 /**
@@ -48,7 +49,7 @@ export class LocalGitPublisher implements GitopsPublisher {
   readonly path: string;
   private readonly git: Git;
   private readonly branch: string;
-  private readonly mutex: KeyedMutex;
+  private readonly mutex: KeyedLock;
   private initialized = false;
 
   constructor(private readonly options: LocalGitPublisherOptions) {
