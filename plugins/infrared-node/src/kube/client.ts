@@ -8,8 +8,14 @@ import {
   ServerConfiguration,
   type RequestContext,
   type ResponseContext,
+  type SecurityAuthentication,
 } from '@kubernetes/client-node';
-import type { KubeconfigAccepted } from '@internal/plugin-infrared-common';
+import type { RequestOptions } from 'node:https';
+import {
+  argoConnectionProblems,
+  type ArgoConnection,
+  type FieldError,
+} from '@internal/plugin-infrared-common';
 import { RequestCounter } from './counter';
 
 /** Every request is bounded: the Kubernetes API answers in well under this, a dead server never does. */
@@ -20,6 +26,8 @@ export interface KubeClientOptions {
   counter?: RequestCounter;
   /** Upper bound of one request, unless the call passes its own signal. Default 30 s. */
   timeoutMs?: number;
+  /** Authenticates each request (headers and agent) instead of the KubeConfig, which still names the server. */
+  authentication?: SecurityAuthentication;
 }
 
 /** Per-call options: an abort signal and a Content-Type (for PATCH). */
@@ -53,7 +61,7 @@ export class KubeClient {
     const timeoutMs = this.timeoutMs;
     const configuration = createConfiguration({
       baseServer: new ServerConfiguration(cluster.server, {}),
-      authMethods: { default: kubeConfig },
+      authMethods: { default: options.authentication ?? kubeConfig },
       promiseMiddleware: [
         {
           async pre(context: RequestContext) {
@@ -125,36 +133,90 @@ export function isInCluster(env: NodeJS.ProcessEnv = process.env): boolean {
   return !!env.KUBERNETES_SERVICE_HOST && !!env.KUBERNETES_SERVICE_PORT;
 }
 
+/** Argo CD (client-go) would refuse the connection: the probe must not try a looser one. */
+export class ArgoConnectionRefusedError extends Error {
+  constructor(readonly problems: FieldError[]) {
+    super(
+      `Argo CD would refuse this connection: ${problems
+        .map(p => `${p.field}: ${p.message}`)
+        .join('; ')}`,
+    );
+    this.name = 'ArgoConnectionRefusedError';
+  }
+}
+
 /**
- * A KubeConfig holding exactly the credential Argo CD gets: built from an inspected kubeconfig
- * (inline data only), never from its text, so a hand-made kubeconfig Secret can't make the backend
- * run an exec plugin or read a file of its own.
+ * The proxy URL as @kubernetes/client-node must be given it to connect the way Go does: the scheme
+ * lowercased (Go's url.Parse does; client-node picks its agent by prefix), and socks5 as socks5h,
+ * because Go's SOCKS5 dialer sends the server's host name to the proxy to resolve, where
+ * socks-proxy-agent's socks5 resolves it locally.
  */
-export function kubeConfigFromInspection(
-  accepted: KubeconfigAccepted,
-): KubeConfig {
-  const tls = accepted.argoConfig.tlsClientConfig;
-  if (accepted.credentialKind === 'exec') {
+export function nodeProxyUrl(proxyUrl: string | undefined): string | undefined {
+  if (!proxyUrl) return undefined;
+  const url = new URL(proxyUrl);
+  if (url.protocol === 'socks5:') return `socks5h:${url.href.slice(7)}`;
+  return url.href;
+}
+
+/**
+ * How to connect exactly as Argo CD will with a cluster Secret's `server` and `config`: the same
+ * server, TLS settings (insecure, caData, serverName; certificate verification on unless
+ * `insecure`, whatever NODE_TLS_REJECT_UNAUTHORIZED says), proxy and credential. `kubeConfig`
+ * names the server; `authentication` sets each request's headers and agent. Throws
+ * ArgoConnectionRefusedError for what client-go refuses (`argoConnectionProblems`), and an Error
+ * for exec credentials, which the backend never runs.
+ */
+export function argoKubeConfig(connection: ArgoConnection): {
+  kubeConfig: KubeConfig;
+  authentication: SecurityAuthentication;
+} {
+  const problems = argoConnectionProblems(connection);
+  if (problems.length) throw new ArgoConnectionRefusedError(problems);
+  const { config, server } = connection;
+  if (config.execProviderConfig || config.awsAuthConfig) {
     throw new Error(
       'an exec credential cannot be used to reach the cluster from the backend',
     );
   }
+  const tls = config.tlsClientConfig;
   const kc = new KubeConfig();
   kc.loadFromClusterAndUser(
     {
-      name: 'cluster',
-      server: accepted.server,
+      name: 'argo',
+      server,
       caData: tls.caData,
-      skipTLSVerify: tls.insecure,
+      // Plain http has no TLS to verify; client-node wants the flag to allow it, as Go does not.
+      skipTLSVerify: tls.insecure || new URL(server).protocol === 'http:',
       tlsServerName: tls.serverName,
-      proxyUrl: accepted.argoConfig.proxyUrl,
+      proxyUrl: nodeProxyUrl(config.proxyUrl),
     },
     {
-      name: 'user',
-      token: accepted.argoConfig.bearerToken,
+      name: 'argo',
+      token: config.bearerToken,
       certData: tls.certData,
       keyData: tls.keyData,
     },
   );
-  return kc;
+  const authentication: SecurityAuthentication = {
+    getName: () => 'argo-cd-cluster-secret',
+    async applySecurityAuthentication(context: RequestContext) {
+      // Explicit, so the agent never falls back to NODE_TLS_REJECT_UNAUTHORIZED.
+      const request: RequestOptions = { rejectUnauthorized: !tls.insecure };
+      await kc.applyToHTTPSOptions(request);
+      for (const [key, value] of Object.entries(request.headers ?? {})) {
+        if (value !== undefined) context.setHeaderParam(key, String(value));
+      }
+      context.setAgent(request.agent as any);
+    },
+  };
+  return { kubeConfig: kc, authentication };
+}
+
+/** A client that connects exactly as Argo CD will (see `argoKubeConfig`). */
+export function kubeClientForArgo(
+  connection: ArgoConnection,
+  options: Omit<KubeClientOptions, 'authentication'> = {},
+): KubeClient {
+  const { kubeConfig, authentication } = argoKubeConfig(connection);
+  return new KubeClient(kubeConfig, { ...options, authentication });
 }

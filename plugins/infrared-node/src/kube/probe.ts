@@ -1,10 +1,19 @@
-import type { KubeconfigAccepted } from '@internal/plugin-infrared-common';
-import { KubeClient, kubeConfigFromInspection } from './client';
+import type {
+  ArgoClusterConfig,
+  ArgoConnection,
+} from '@internal/plugin-infrared-common';
+import {
+  ArgoConnectionRefusedError,
+  KubeClient,
+  kubeClientForArgo,
+} from './client';
 import type { RequestCounter } from './counter';
 import { KubeApiError, toKubeApiError } from './errors';
 
 /** Why a cluster could not be reached, in words a human can act on. */
 export type ProbeFailureReason =
+  /** Argo CD (client-go) would refuse the connection the cluster Secret describes. */
+  | 'ArgoConnectionRefused'
   | 'Unauthorized'
   | 'Forbidden'
   | 'CertificateNotTrusted'
@@ -128,7 +137,13 @@ export function classifyProbeError(
  */
 export async function probeCluster(
   client: KubeClient,
-  options: { timeoutMs?: number; signal?: AbortSignal; pageSize?: number } = {},
+  options: {
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    pageSize?: number;
+    /** How the server is reached when not directly (`proxy <url>`), for the messages. */
+    via?: string;
+  } = {},
 ): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const signals = [AbortSignal.timeout(timeoutMs)];
@@ -161,7 +176,9 @@ export async function probeCluster(
       ok: false,
       ...classifyProbeError(
         toKubeApiError(error, 'probe'),
-        client.server,
+        options.via
+          ? `${client.server} (through ${options.via})`
+          : client.server,
         step,
         timeoutMs,
       ),
@@ -169,10 +186,16 @@ export async function probeCluster(
   }
 }
 
-/** What to reach: the management cluster itself, or a cluster by its inspected kubeconfig. */
+/**
+ * What to reach: the management cluster itself, or a cluster exactly as Argo CD will reach it
+ * from its cluster Secret: `server` (after spec.server) and `config`, as `argoConnectionFor`
+ * (@internal/plugin-infrared-common) gives them. `kubeconfig` is the backend's connection of a
+ * kubeconfig Cluster, which carries that same Argo CD connection as `argo`.
+ */
 export type ProbeTarget =
   | { kind: 'inCluster' }
-  | { kind: 'kubeconfig'; kubeconfig: KubeconfigAccepted };
+  | { kind: 'argo'; server: string; config: ArgoClusterConfig }
+  | { kind: 'kubeconfig'; argo: ArgoConnection };
 
 /** Reaches clusters; the reconciler's only view of their API servers. */
 export interface ClusterProber {
@@ -180,8 +203,9 @@ export interface ClusterProber {
 }
 
 /**
- * Probes an inCluster cluster with the management client (the backend's own identity) and a
- * kubeconfig cluster with a client built from its inspected kubeconfig's inline credential.
+ * Probes an inCluster cluster with the management client (the backend's own identity), and any
+ * other cluster with a client built from exactly the server and config its Argo CD Secret holds
+ * (`kubeClientForArgo`): what client-go would refuse is reported, never tried another way.
  */
 export class KubeClusterProber implements ClusterProber {
   constructor(
@@ -194,22 +218,42 @@ export class KubeClusterProber implements ClusterProber {
   ) {}
 
   async probe(target: ProbeTarget, signal?: AbortSignal): Promise<ProbeResult> {
-    let client = this.management;
-    if (target.kind === 'kubeconfig') {
-      try {
-        client = new KubeClient(kubeConfigFromInspection(target.kubeconfig), {
-          counter: this.options.counter,
-        });
-      } catch (e) {
+    if (target.kind === 'inCluster') {
+      return probeCluster(this.management, {
+        timeoutMs: this.options.timeoutMs,
+        signal,
+      });
+    }
+    const connection: ArgoConnection =
+      target.kind === 'argo'
+        ? { server: target.server, config: target.config }
+        : target.argo;
+    let client: KubeClient;
+    try {
+      client = kubeClientForArgo(connection, {
+        counter: this.options.counter,
+      });
+    } catch (e) {
+      if (e instanceof ArgoConnectionRefusedError) {
         return {
           ok: false,
-          reason: 'ProbeFailed',
-          message: `cannot build a client from the kubeconfig: ${
-            (e as Error).message
-          }`,
+          reason: 'ArgoConnectionRefused',
+          message: e.message,
         };
       }
+      return {
+        ok: false,
+        reason: 'ProbeFailed',
+        message: `cannot build a client for ${connection.server}: ${
+          (e as Error).message
+        }`,
+      };
     }
-    return probeCluster(client, { timeoutMs: this.options.timeoutMs, signal });
+    const proxy = connection.config.proxyUrl;
+    return probeCluster(client, {
+      timeoutMs: this.options.timeoutMs,
+      signal,
+      ...(proxy ? { via: `proxy ${proxy}` } : {}),
+    });
   }
 }
