@@ -1,8 +1,10 @@
 import {
+  argoConnectionFor,
   inspectKubeconfig,
   INFRARED_NAMESPACE,
   KUBECONFIG_SECRET_KEY,
   secretStrings,
+  type ArgoConnection,
   type ClusterResource,
   type KubeconfigAccepted,
   type SecretObject,
@@ -13,7 +15,8 @@ export type ConnectionProblemReason =
   | 'NoConnection'
   | 'KubeconfigSecretMissing'
   | 'KubeconfigKeyMissing'
-  | 'KubeconfigInvalid';
+  | 'KubeconfigInvalid'
+  | 'ServerInvalid';
 
 /** How the backend reaches a Cluster, decided from its spec and its kubeconfig Secret alone. */
 export type ClusterConnection =
@@ -23,6 +26,11 @@ export type ClusterConnection =
       secretName: string;
       /** The inspected kubeconfig: server, Argo CD config, inline credential. */
       kubeconfig: KubeconfigAccepted;
+      /**
+       * What the Argo CD cluster Secret holds and Argo CD connects with: `server` is spec.server
+       * when set, else the kubeconfig's (`argoConnectionFor`). The probe connects with this.
+       */
+      argo: ArgoConnection;
     }
   | {
       kind: 'unusable';
@@ -42,7 +50,8 @@ export function kubeconfigSecretRef(
 /**
  * Resolves a Cluster's connection. The kubeconfig goes through the same `inspectKubeconfig` as the
  * API's validation, so a kubeconfig Secret made by hand is held to the same rules (no exec plugins,
- * no file paths) before the backend uses it.
+ * no file paths, nothing Argo CD refuses) before the backend uses it; spec.server, which overrides
+ * the kubeconfig's server in the Argo CD Secret, is held to the kubeconfig's server rules.
  */
 export function resolveConnection(
   cluster: ClusterResource,
@@ -84,5 +93,20 @@ export function resolveConnection(
         .join('; ')}`,
     };
   }
-  return { kind: 'kubeconfig', secretName: ref.name, kubeconfig: inspection };
+  const argo = argoConnectionFor(inspection, cluster.spec.server);
+  if (!argo.ok) {
+    return {
+      kind: 'unusable',
+      reason: 'ServerInvalid',
+      message: `spec.server is refused: ${argo.errors
+        .map(e => e.message)
+        .join('; ')}`,
+    };
+  }
+  return {
+    kind: 'kubeconfig',
+    secretName: ref.name,
+    kubeconfig: inspection,
+    argo: { server: argo.server, config: argo.config },
+  };
 }

@@ -34,7 +34,11 @@ describe('probeCluster on a real API server', () => {
     return new KubeClusterProber(
       new KubeClient(kubeConfigFromText(management.kubeconfig)),
       { timeoutMs },
-    ).probe({ kind: 'kubeconfig', kubeconfig: inspection });
+    ).probe({
+      kind: 'argo',
+      server: inspection.server,
+      config: inspection.argoConfig,
+    });
   };
   let nodes: number;
 

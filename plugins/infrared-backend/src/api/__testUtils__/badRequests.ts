@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import {
+  CA,
   kubeconfigText,
   SERVER,
   TOKEN,
@@ -106,6 +107,60 @@ export const BAD_REQUESTS: Array<[string, unknown, RegExp[]]> = [
       ),
     },
     [/certificate-authority is a file path/],
+  ],
+  [
+    'insecure-skip-tls-verify together with a CA, which Argo CD refuses',
+    {
+      name: 'edge',
+      kubeconfig: kubeconfigText(
+        { token: TOKEN },
+        {
+          server: SERVER,
+          'insecure-skip-tls-verify': true,
+          'certificate-authority-data': CA,
+        },
+      ),
+    },
+    [
+      /kubeconfig\.clusters\[0\]\.cluster\.insecure-skip-tls-verify/,
+      /refused by Argo CD/,
+      /specifying a root certificates file with the insecure flag is not allowed/,
+      /remove insecure-skip-tls-verify/,
+    ],
+  ],
+  [
+    'a socks5h proxy-url, which Argo CD refuses',
+    {
+      name: 'edge',
+      kubeconfig: kubeconfigText(
+        { token: TOKEN },
+        {
+          server: SERVER,
+          'certificate-authority-data': CA,
+          'proxy-url': 'socks5h://198.51.100.1:1080',
+        },
+      ),
+    },
+    [
+      /kubeconfig\.clusters\[0\]\.cluster\.proxy-url/,
+      /scheme socks5h, which Argo CD \(and kubectl, client-go\) refuse/,
+      /use socks5:\/\/ instead/,
+    ],
+  ],
+  [
+    'a user with a token and basic auth, which Argo CD refuses',
+    {
+      name: 'edge',
+      kubeconfig: kubeconfigText({
+        token: TOKEN,
+        username: 'u',
+        password: 'p',
+      }),
+    },
+    [
+      /kubeconfig\.users\[0\]\.user\.username/,
+      /username\/password or bearer token may be set, but not both/,
+    ],
   ],
   [
     'a user without any credential',
