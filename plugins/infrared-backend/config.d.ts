@@ -69,7 +69,10 @@ export interface Config {
      * namespaces labelled `<labelPrefix>managed-by: <managedBy>` and `<labelPrefix>cluster: <name>`,
      * and keeps an Argo CD cluster Secret `cluster-<name>` in `targetNamespace` for each (the
      * behaviour of argocd-cluster-registrar v0.6). Runs as a global scheduled task
-     * `infrared-registrar`. Invalid values stop the backend at startup, naming the key.
+     * `infrared-registrar`. Invalid values and unknown keys stop the backend at startup, naming
+     * the key. Upstream's values map as they are (targetNamespace, labelPrefix, managedBy,
+     * interval, dryRun; secretNamePattern/secretKey as one deprecated provider); its `debug` is
+     * refused, naming backend.logger.overrides instead.
      */
     registrar?: {
       /** Run the registrar. Default false. */
@@ -128,6 +131,19 @@ export interface Config {
       execCredentials?: boolean;
       /** Log what would change; write nothing. Default false. */
       dryRun?: boolean;
+      /**
+       * Deprecated (upstream's 0.2 `secretNamePattern` value, the CLI's --secret-name-pattern): one
+       * provider named `legacy` with this glob and `secretKey` (default `k3k-*-kubeconfig`). Not
+       * with `providers`; use `providers: ['legacy=<glob>=<key>']` instead.
+       * @deprecated use providers
+       */
+      secretNamePattern?: string;
+      /**
+       * Deprecated (upstream's 0.2 `secretKey` value, the CLI's --secret-key): the key of the
+       * `secretNamePattern` provider (default `kubeconfig.yaml`).
+       * @deprecated use providers
+       */
+      secretKey?: string;
     };
   };
 }

@@ -3,6 +3,7 @@ import {
   RegistrarConfigError,
   resolveRegistrarOptions,
   REGISTRAR_DEFAULTS,
+  REGISTRAR_INPUT_KEYS,
   type RegistrarInput,
   type RegistrarOptions,
 } from '@internal/plugin-infrared-node';
@@ -17,16 +18,18 @@ export interface RegistrarSettings {
   warnings: string[];
 }
 
-const KEYS: Array<keyof RegistrarInput> = [
-  'targetNamespace',
-  'labelPrefix',
-  'managedBy',
-  'providers',
-  'interval',
-  'demotedTtl',
-  'execCredentials',
-  'dryRun',
-];
+/**
+ * Keys of upstream's values (seed 003) that have no place here, with what to use instead. Its
+ * `secretNamePattern`/`secretKey` are taken (as one deprecated provider, like the CLI's flags).
+ */
+const REPLACED: Record<string, string> = {
+  debug:
+    'not a registrar setting here: the registrar logs through the backend logger; for its debug lines set backend.logger.overrides: [{matchers: {task: infrared-registrar}, level: debug}] (or backend.logger.level: debug)',
+  replicaCount:
+    'not needed: the registrar is a global scheduled task, one backend replica runs each pass',
+  leaderElection:
+    'not needed: the registrar is a global scheduled task, one backend replica runs each pass',
+};
 
 /**
  * Reads and validates `infrared.registrar`. Throws a RegistrarConfigError naming the key
@@ -46,9 +49,19 @@ export function readRegistrarConfig(config: Config): RegistrarSettings {
       );
     }
     enabled = raw === true;
-    for (const key of KEYS) {
-      const value = block.getOptional(key);
-      if (value !== undefined) (input as Record<string, unknown>)[key] = value;
+    for (const key of block.keys()) {
+      if (key === 'enabled') continue;
+      const at = `${REGISTRAR_CONFIG_KEY}.${key}`;
+      if (REPLACED[key]) throw new RegistrarConfigError(at, REPLACED[key]);
+      if (!(REGISTRAR_INPUT_KEYS as readonly string[]).includes(key)) {
+        throw new RegistrarConfigError(
+          at,
+          `unknown key; expected one of enabled, ${REGISTRAR_INPUT_KEYS.join(
+            ', ',
+          )}`,
+        );
+      }
+      (input as Record<string, unknown>)[key] = block.getOptional(key);
     }
   }
   const { options, warnings } = resolveRegistrarOptions(input, {

@@ -144,12 +144,58 @@ describe('registerRegistrarTask', () => {
     ],
     [{ labelPrefix: 'argocd.argoproj.io/' }, 'infrared.registrar.labelPrefix'],
     [{ enabled: 'yes' }, 'infrared.registrar.enabled: must be true or false'],
+    [{ intervall: '30s' }, 'infrared.registrar.intervall: unknown key'],
+    [
+      { providers: [{ name: 'x', secretNamePatern: 'x-*', keys: ['k'] }] },
+      'infrared.registrar.providers[0].secretNamePatern: unknown key',
+    ],
+    [
+      { providers: [{ name: 'k3k', allowExec: 'yes' }] },
+      'infrared.registrar.providers[0].allowExec: must be a boolean',
+    ],
+    [
+      { debug: true },
+      'infrared.registrar.debug: not a registrar setting here: the registrar logs through the backend logger; for its debug lines set backend.logger.overrides',
+    ],
+    [
+      { secretNamePattern: 'vc-*', providers: ['k3k'] },
+      'infrared.registrar.secretNamePattern: infrared.registrar.secretNamePattern cannot be combined with infrared.registrar.providers',
+    ],
   ])('rejects %j', (registrar, message) => {
     expect(() =>
       readRegistrarConfig(
         mockServices.rootConfig({ data: { infrared: { registrar } } }),
       ),
     ).toThrow(message);
+  });
+
+  it("maps upstream's secretNamePattern/secretKey values onto one provider, with a deprecation warning", () => {
+    const read = (registrar: object) =>
+      readRegistrarConfig(
+        mockServices.rootConfig({ data: { infrared: { registrar } } }),
+      );
+    const { options, warnings } = read({
+      secretNamePattern: 'vc-*',
+      secretKey: 'config',
+      providers: [],
+      dryRun: true,
+    });
+    expect(options.providers).toEqual([
+      {
+        name: 'legacy',
+        secretNamePattern: 'vc-*',
+        keys: ['config'],
+        allowExec: false,
+      },
+    ]);
+    expect(options.dryRun).toBe(true);
+    expect(warnings).toEqual([
+      'infrared.registrar.secretNamePattern and infrared.registrar.secretKey are deprecated; use infrared.registrar.providers legacy=vc-*=config',
+    ]);
+    expect(read({ secretKey: 'kc' }).options.providers[0]).toMatchObject({
+      secretNamePattern: 'k3k-*-kubeconfig',
+      keys: ['kc'],
+    });
   });
 
   it('reads durations as objects and presets with options', () => {

@@ -1,4 +1,5 @@
 import { flagName, main, parseRegistrarArgs } from './cli';
+import { resolveRegistrarOptions } from './options';
 
 describe('parseRegistrarArgs', () => {
   it('maps every flag onto an option', () => {
@@ -48,15 +49,26 @@ describe('parseRegistrarArgs', () => {
     });
   });
 
-  it('keeps the deprecated pattern/key flags as one provider, and refuses mixing them with --provider', () => {
-    expect(
-      parseRegistrarArgs(['--secret-name-pattern', 'x-*']).input.providers,
-    ).toEqual([
-      { name: 'legacy', secretNamePattern: 'x-*', keys: ['kubeconfig.yaml'] },
+  it('keeps the deprecated pattern/key flags as one provider, and refuses mixing them with --provider', async () => {
+    const resolved = (argv: string[]) =>
+      resolveRegistrarOptions(parseRegistrarArgs(argv).input, {
+        keyName: flagName,
+      });
+    const { options, warnings } = resolved(['--secret-name-pattern', 'x-*']);
+    expect(options.providers).toEqual([
+      {
+        name: 'legacy',
+        secretNamePattern: 'x-*',
+        keys: ['kubeconfig.yaml'],
+        allowExec: false,
+      },
     ]);
-    expect(() =>
-      parseRegistrarArgs(['--secret-key', 'k', '--provider', 'k3k']),
-    ).toThrow('cannot be combined with --provider');
+    expect(warnings).toEqual([
+      '--secret-name-pattern and --secret-key are deprecated; use --provider legacy=x-*=kubeconfig.yaml',
+    ]);
+    expect(() => resolved(['--secret-key', 'k', '--provider', 'k3k'])).toThrow(
+      'cannot be combined with --provider',
+    );
   });
 
   it('refuses unknown flags and missing values', () => {

@@ -78,6 +78,8 @@ const FLAG_OF: Record<string, string> = {
   demotedTtl: '--demoted-ttl',
   execCredentials: '--exec-credentials',
   dryRun: '--dry-run',
+  secretNamePattern: '--secret-name-pattern',
+  secretKey: '--secret-key',
 };
 
 export function flagName(key: string): string {
@@ -148,27 +150,6 @@ export function parseRegistrarArgs(argv: string[]): RegistrarCliArgs {
       }
     });
   }
-  const legacyPattern = one('secret-name-pattern');
-  const legacyKey = one('secret-key');
-  if (legacyPattern !== undefined || legacyKey !== undefined) {
-    if (providers) {
-      throw new RegistrarConfigError(
-        '--secret-name-pattern',
-        '--secret-name-pattern/--secret-key cannot be combined with --provider; use --provider name=glob=key',
-      );
-    }
-    providers = [
-      {
-        name: 'legacy',
-        secretNamePattern: legacyPattern ?? 'k3k-*-kubeconfig',
-        keys: [legacyKey ?? 'kubeconfig.yaml'],
-      },
-    ];
-    notices.push(
-      '--secret-name-pattern and --secret-key are deprecated; use --provider name=glob=key',
-    );
-  }
-
   const input: RegistrarInput = {};
   const set = <K extends keyof RegistrarInput>(
     k: K,
@@ -184,6 +165,9 @@ export function parseRegistrarArgs(argv: string[]): RegistrarCliArgs {
   set('demotedTtl', one('demoted-ttl'));
   set('execCredentials', bools['exec-credentials']);
   set('dryRun', bools['dry-run']);
+  // Deprecated: resolveRegistrarOptions maps them onto one provider (or refuses them with --provider).
+  set('secretNamePattern', one('secret-name-pattern'));
+  set('secretKey', one('secret-key'));
   return {
     once: !!bools.once,
     debug: !!bools.debug,

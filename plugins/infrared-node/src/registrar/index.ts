@@ -6,7 +6,10 @@
 export {
   PROVIDER_PRESETS,
   PRESET_NAMES,
+  LEGACY_PROVIDER_NAME,
+  PROVIDER_OBJECT_KEYS,
   REGISTRAR_DEFAULTS,
+  REGISTRAR_INPUT_KEYS,
   RegistrarConfigError,
   durationMs,
   parseGoDuration,

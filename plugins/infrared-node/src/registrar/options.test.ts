@@ -5,6 +5,7 @@ import {
   PROVIDER_PRESETS,
   RegistrarConfigError,
   resolveRegistrarOptions,
+  type ProviderInput,
   type RegistrarInput,
 } from './options';
 
@@ -131,6 +132,30 @@ describe('resolveRegistrarOptions', () => {
       'a malformed spec',
       { providers: ['a=b'] },
       'infrared.registrar.providers[0]: malformed provider spec',
+    ],
+    [
+      'an unknown key',
+      { managed_by: 'x' } as RegistrarInput,
+      'infrared.registrar.managed_by: unknown key; expected one of infrared.registrar.targetNamespace',
+    ],
+    [
+      'an unknown provider key',
+      {
+        providers: [
+          { name: 'x', secretNamePattern: 'a', key: 'k' } as ProviderInput,
+        ],
+      },
+      'infrared.registrar.providers[0].key: unknown key; a provider takes name, secretNamePattern, keys, allowExec, secretType',
+    ],
+    [
+      'provider keys that are no list',
+      { providers: [{ name: 'x', secretNamePattern: 'a', keys: 'k' as any }] },
+      'infrared.registrar.providers[0].keys: must be a list of strings',
+    ],
+    [
+      'the deprecated pattern with providers',
+      { secretKey: 'k', providers: ['k3k'] },
+      'infrared.registrar.secretKey: infrared.registrar.secretKey cannot be combined with infrared.registrar.providers; express them as a provider instead: legacy=k3k-*-kubeconfig=k',
     ],
     [
       'zero interval',

@@ -123,7 +123,41 @@ export interface RegistrarInput {
   demotedTtl?: DurationInput;
   execCredentials?: boolean;
   dryRun?: boolean;
+  /**
+   * Deprecated (upstream's 0.2 values / `--secret-name-pattern`): with `secretKey`, one provider
+   * named {@link LEGACY_PROVIDER_NAME}; defaults `k3k-*-kubeconfig` / `kubeconfig.yaml` for the
+   * one not given. Not with `providers`.
+   */
+  secretNamePattern?: string;
+  /** Deprecated (upstream's 0.2 values / `--secret-key`): see `secretNamePattern`. */
+  secretKey?: string;
 }
+
+/** Every key RegistrarInput takes; anything else is refused. */
+export const REGISTRAR_INPUT_KEYS: ReadonlyArray<keyof RegistrarInput> = [
+  'targetNamespace',
+  'labelPrefix',
+  'managedBy',
+  'providers',
+  'interval',
+  'demotedTtl',
+  'execCredentials',
+  'dryRun',
+  'secretNamePattern',
+  'secretKey',
+];
+
+/** The keys a provider object takes; anything else is refused. */
+export const PROVIDER_OBJECT_KEYS = [
+  'name',
+  'secretNamePattern',
+  'keys',
+  'allowExec',
+  'secretType',
+] as const;
+
+/** The provider the deprecated pattern/key settings stand for, and its `<prefix>provider` label. */
+export const LEGACY_PROVIDER_NAME = 'legacy';
 
 /** Invalid registrar configuration; the message names the key (or flag) at fault. */
 export class RegistrarConfigError extends Error {
@@ -268,8 +302,34 @@ function resolveProvider(input: ProviderInput, at: string): RegistrarProvider {
     }
     return { ...preset, keys: [...preset.keys] };
   }
-  if (!input || typeof input !== 'object') {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) {
     throw new RegistrarConfigError(at, 'must be a preset name or an object');
+  }
+  for (const k of Object.keys(input)) {
+    if (!(PROVIDER_OBJECT_KEYS as readonly string[]).includes(k)) {
+      throw new RegistrarConfigError(
+        `${at}.${k}`,
+        `unknown key; a provider takes ${PROVIDER_OBJECT_KEYS.join(', ')}`,
+      );
+    }
+  }
+  const typed: Array<[string, unknown, string]> = [
+    ['name', input.name, 'string'],
+    ['secretNamePattern', input.secretNamePattern, 'string'],
+    ['allowExec', input.allowExec, 'boolean'],
+    ['secretType', input.secretType, 'string'],
+  ];
+  for (const [k, v, t] of typed) {
+    if (v !== undefined && v !== null && typeof v !== t) {
+      throw new RegistrarConfigError(`${at}.${k}`, `must be a ${t}`);
+    }
+  }
+  if (
+    input.keys !== undefined &&
+    input.keys !== null &&
+    (!Array.isArray(input.keys) || input.keys.some(k => typeof k !== 'string'))
+  ) {
+    throw new RegistrarConfigError(`${at}.keys`, 'must be a list of strings');
   }
   const custom = input.secretNamePattern !== undefined || input.keys;
   if (!custom && PROVIDER_PRESETS[input.name]) {
@@ -408,6 +468,16 @@ export function resolveRegistrarOptions(
   resolve: ResolveOptions = {},
 ): { options: RegistrarOptions; warnings: string[] } {
   const key = resolve.keyName ?? ((k: string) => `infrared.registrar.${k}`);
+  for (const k of Object.keys(input)) {
+    if (!(REGISTRAR_INPUT_KEYS as readonly string[]).includes(k)) {
+      throw new RegistrarConfigError(
+        key(k),
+        `unknown key; expected one of ${REGISTRAR_INPUT_KEYS.map(key).join(
+          ', ',
+        )}`,
+      );
+    }
+  }
   const str = (k: keyof RegistrarInput, fallback: string): string => {
     const v = input[k];
     if (v === undefined || v === null) return fallback;
@@ -478,10 +548,11 @@ export function resolveRegistrarOptions(
   ) {
     throw new RegistrarConfigError(key('providers'), 'must be a list');
   }
+  const legacy = legacyProvider(input, key);
   // An empty list means the default, as upstream's chart `providers: []` does.
-  const providerInputs: ProviderInput[] = input.providers?.length
-    ? input.providers
-    : [...REGISTRAR_DEFAULTS.providers];
+  let providerInputs: ProviderInput[] = [...REGISTRAR_DEFAULTS.providers];
+  if (legacy) providerInputs = [legacy.provider];
+  else if (input.providers?.length) providerInputs = input.providers;
   const providers = providerInputs.map((p, i) =>
     resolveProvider(p, key(`providers[${i}]`)),
   );
@@ -528,6 +599,50 @@ export function resolveRegistrarOptions(
       execCredentials: bool('execCredentials'),
       dryRun: bool('dryRun'),
     },
-    warnings: providerOrderWarnings(providers),
+    warnings: [
+      ...(legacy ? [legacy.warning] : []),
+      ...providerOrderWarnings(providers),
+    ],
+  };
+}
+
+/**
+ * The deprecated `secretNamePattern`/`secretKey` pair as upstream's CLI reads
+ * `--secret-name-pattern`/`--secret-key`: either one set selects the legacy path (one provider,
+ * the other value defaulted); mixing it with a non-empty `providers` is an error.
+ */
+function legacyProvider(
+  input: RegistrarInput,
+  key: (k: string) => string,
+): { provider: ProviderInput; warning: string } | undefined {
+  const given = (['secretNamePattern', 'secretKey'] as const).filter(
+    k => input[k] !== undefined && input[k] !== null,
+  );
+  if (!given.length) return undefined;
+  for (const k of given) {
+    if (typeof input[k] !== 'string') {
+      throw new RegistrarConfigError(key(k), 'must be a string');
+    }
+  }
+  const pattern = (input.secretNamePattern ?? 'k3k-*-kubeconfig').trim();
+  const secretKey = (input.secretKey ?? 'kubeconfig.yaml').trim();
+  const spec = `${LEGACY_PROVIDER_NAME}=${pattern}=${secretKey}`;
+  if (input.providers?.length) {
+    throw new RegistrarConfigError(
+      key(given[0]),
+      `${given.map(key).join(' and ')} cannot be combined with ${key(
+        'providers',
+      )}; express them as a provider instead: ${spec}`,
+    );
+  }
+  return {
+    provider: {
+      name: LEGACY_PROVIDER_NAME,
+      secretNamePattern: pattern,
+      keys: [secretKey],
+    },
+    warning: `${key('secretNamePattern')} and ${key(
+      'secretKey',
+    )} are deprecated; use ${key('providers')} ${spec}`,
   };
 }
