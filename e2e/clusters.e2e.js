@@ -209,6 +209,65 @@ module.exports = {
       },
     },
     {
+      name: 'fits the table in a 1280x800 window: no horizontal scroll; the columns left out are in the panel',
+      async run(t) {
+        const { width, height } = t.page.viewportSize();
+        t.expect(
+          width === 1280 && height === 800,
+          `viewport ${width}x${height}`,
+        );
+        const m = await t.page.evaluate(() => {
+          const table = document.querySelector('table[aria-label="Clusters"]');
+          const box = table.parentElement; // the TableContainer, which scrolls
+          return {
+            scrollWidth: box.scrollWidth,
+            clientWidth: box.clientWidth,
+            pageScroll: document.documentElement.scrollWidth,
+            pageWidth: document.documentElement.clientWidth,
+            headers: [...table.querySelectorAll('thead th')].map(th =>
+              th.innerText.trim(),
+            ),
+          };
+        });
+        t.expect(
+          m.scrollWidth <= m.clientWidth,
+          `the table scrolls sideways: ${m.scrollWidth} px in ${m.clientWidth} px`,
+        );
+        t.expect(
+          m.pageScroll <= m.pageWidth,
+          `the page scrolls sideways: ${m.pageScroll} px in ${m.pageWidth} px`,
+        );
+        for (const h of ['Name', 'Type', 'Argo CD server', 'Gitops path']) {
+          t.expect(m.headers.includes(h), `no ${h} column: ${m.headers}`);
+        }
+        const note = await t.page.getByTestId('hidden-columns').innerText();
+        t.expect(/Kubernetes/.test(note), `hidden-columns note: ${note}`);
+        await t.page
+          .getByRole('button', { name: `Open cluster ${t.clusterName}` })
+          .click();
+        const panel = t.page.getByRole('region', {
+          name: `Cluster ${t.clusterName}`,
+        });
+        const facts = await panel.innerText();
+        t.expect(
+          /Kubernetes version\s+v1\./.test(facts),
+          `the panel lacks the Kubernetes version: ${facts}`,
+        );
+        const change = await panel
+          .locator('dt:has-text("Change") + dd')
+          .innerText();
+        t.expect(
+          /commit [0-9a-f]{7}\b/.test(change) && !/file:/.test(change),
+          `the Change fact reads "${change}" (a commit, no local file URL)`,
+        );
+        await t.screenshot('laptop-width-panel');
+        await panel
+          .getByRole('button', { name: 'Close the cluster panel' })
+          .click();
+        await panel.waitFor({ state: 'detached' });
+      },
+    },
+    {
       name: 'removes it from its panel, saying what goes and what stays, and it is gone',
       async run(t) {
         const { confirm, text } = await removeThroughPanel(

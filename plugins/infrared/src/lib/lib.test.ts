@@ -7,6 +7,7 @@ import {
 } from '../__testUtils__/fixtures';
 import { isInProgress, stuckCondition } from './clusterStatus';
 import { filterClusters } from './filterClusters';
+import { changeSummary } from './changeSummary';
 import { gitopsLink } from './gitopsLink';
 import { loadErrorAdvice } from './loadErrorAdvice';
 import {
@@ -86,6 +87,39 @@ describe('gitopsLink', () => {
     expect(local?.href).toBeUndefined();
     expect(local?.title).toBe('commit abcdef012345: file:///data/gitops#abc');
     expect(gitopsLink({})).toBeUndefined();
+  });
+});
+
+describe('changeSummary', () => {
+  it('gives the pull request, the short commit and the branch, and links only a web URL', () => {
+    expect(
+      changeSummary({
+        url: 'https://github.com/acme/gitops/pull/7',
+        number: 7,
+        commit: 'c0ffee0123456789',
+        merged: true,
+        branch: 'main',
+      }),
+    ).toEqual({
+      pullRequest: {
+        label: 'pull request #7',
+        href: 'https://github.com/acme/gitops/pull/7',
+      },
+      commit: { short: 'c0ffee0', full: 'c0ffee0123456789' },
+      branch: 'main',
+      merged: true,
+    });
+    expect(
+      changeSummary({ url: 'file:///data/gitops.git#abcdef0123', number: 2 }),
+    ).toEqual({
+      pullRequest: { label: 'pull request #2', href: undefined },
+      commit: { short: 'abcdef0', full: 'abcdef0123' },
+    });
+    expect(changeSummary({ url: 'file:///data/gitops.git' })).toBeUndefined();
+    expect(changeSummary({ url: 'https://git.example/c/1' })).toEqual({
+      href: 'https://git.example/c/1',
+    });
+    expect(changeSummary(undefined)).toBeUndefined();
   });
 });
 

@@ -12,6 +12,10 @@ const useStyles = makeStyles(theme => ({
     flexWrap: 'wrap',
     marginTop: theme.spacing(0.5),
   },
+  // A button centres its text: a name on two lines starts at the left like the others.
+  name: { textAlign: 'left' },
+  // "from namespace k3k-sandbox" moves below the chip whole rather than break at its hyphen.
+  namespace: { whiteSpace: 'nowrap' },
 }));
 
 export interface ClusterNameCellProps {
@@ -29,13 +33,18 @@ export const ClusterNameCell = ({ cluster, onOpen }: ClusterNameCellProps) => {
         variant="body2"
         onClick={() => onOpen(cluster.name)}
         aria-label={`Open cluster ${cluster.name}`}
+        className={classes.name}
       >
         <strong>{cluster.name}</strong>
       </Link>
       {cluster.discovered && (
         <div className={classes.discovered}>
           <Chip size="small" variant="outlined" label="discovered" />
-          <Typography variant="caption" color="textSecondary">
+          <Typography
+            variant="caption"
+            color="textSecondary"
+            className={classes.namespace}
+          >
             &nbsp;from namespace {cluster.discovered.sourceNamespace}
           </Typography>
         </div>

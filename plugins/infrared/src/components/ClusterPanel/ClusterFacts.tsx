@@ -3,6 +3,8 @@ import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import type { ClusterView } from '@internal/plugin-infrared-common';
 import { GitopsPathCell } from '../GitopsPathCell';
+import { RelativeTime } from '../RelativeTime';
+import { ChangeFact } from './ChangeFact';
 
 const useStyles = makeStyles(theme => ({
   list: {
@@ -13,7 +15,8 @@ const useStyles = makeStyles(theme => ({
     margin: 0,
   },
   term: { color: theme.palette.text.secondary },
-  value: { margin: 0, wordBreak: 'break-all' },
+  // Words stay whole; only a URL or path longer than the line breaks where it must.
+  value: { margin: 0, overflowWrap: 'anywhere' },
 }));
 
 const CONNECTION = {
@@ -42,13 +45,16 @@ export const ClusterFacts = ({ cluster }: { cluster: ClusterView }) => {
         <GitopsPathCell cluster={cluster} />
       ) : undefined,
     ],
-    ['Change', cluster.pullRequest?.url],
+    [
+      'Change',
+      cluster.pullRequest && <ChangeFact pullRequest={cluster.pullRequest} />,
+    ],
     [
       'Discovered',
       cluster.discovered &&
         `yes, from namespace ${cluster.discovered.sourceNamespace}`,
     ],
-    ['Created', cluster.createdAt],
+    ['Created', cluster.createdAt && <RelativeTime iso={cluster.createdAt} />],
   ];
   return (
     <dl className={classes.list}>

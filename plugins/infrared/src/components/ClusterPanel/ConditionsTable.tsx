@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';
@@ -5,18 +6,34 @@ import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
 import type { ClusterCondition } from '@internal/plugin-infrared-common';
-import { relativeTime } from '../../lib/relativeTime';
+import { RelativeTime } from '../RelativeTime';
 
-const HEADERS = [
-  'Type',
-  'Status',
-  'Reason',
-  'Message',
-  'Last transition',
-  'Observed generation',
+// The theme lets table cells break words anywhere; these keep short tokens whole.
+const TOKEN: CSSProperties = { whiteSpace: 'nowrap' };
+const HEADER: CSSProperties = { wordBreak: 'normal' };
+const NO_BORDER: CSSProperties = { borderBottom: 'none', ...TOKEN };
+// One condition is two rows: no zebra stripe between its facts and its message.
+const PLAIN: CSSProperties = { backgroundColor: 'transparent' };
+const MESSAGE: CSSProperties = {
+  whiteSpace: 'pre-wrap',
+  wordBreak: 'normal',
+  overflowWrap: 'anywhere',
+  paddingTop: 0,
+};
+
+const HEADERS: Array<[string, 'right' | undefined]> = [
+  ['Type', undefined],
+  ['Status', undefined],
+  ['Reason', undefined],
+  ['Last transition', undefined],
+  ['Observed generation', 'right'],
 ];
 
-/** Every condition the status holds, with all its fields. */
+/**
+ * Every condition the status holds, with all its fields: one line of short facts (never wrapped
+ * inside a word; the transition as a relative time with the exact time on hover) and the message
+ * below it across the whole width, so the table fits the panel.
+ */
 export const ConditionsTable = ({
   conditions,
 }: {
@@ -34,34 +51,33 @@ export const ConditionsTable = ({
     <Table size="small" aria-label="Conditions">
       <TableHead>
         <TableRow>
-          {HEADERS.map(h => (
-            <TableCell key={h}>{h}</TableCell>
+          {HEADERS.map(([h, align]) => (
+            <TableCell key={h} align={align} style={HEADER}>
+              {h}
+            </TableCell>
           ))}
         </TableRow>
       </TableHead>
-      <TableBody>
-        {conditions.map(c => (
-          <TableRow key={c.type}>
-            <TableCell style={{ whiteSpace: 'nowrap' }}>{c.type}</TableCell>
-            <TableCell style={{ whiteSpace: 'nowrap' }}>{c.status}</TableCell>
-            <TableCell style={{ whiteSpace: 'nowrap' }}>{c.reason}</TableCell>
-            <TableCell style={{ whiteSpace: 'pre-wrap' }}>
+      {conditions.map(c => (
+        <TableBody key={c.type} data-testid={`condition-row-${c.type}`}>
+          <TableRow style={PLAIN}>
+            <TableCell style={NO_BORDER}>{c.type}</TableCell>
+            <TableCell style={NO_BORDER}>{c.status}</TableCell>
+            <TableCell style={NO_BORDER}>{c.reason}</TableCell>
+            <TableCell style={NO_BORDER}>
+              <RelativeTime iso={c.lastTransitionTime} />
+            </TableCell>
+            <TableCell style={NO_BORDER} align="right">
+              {c.observedGeneration ?? '—'}
+            </TableCell>
+          </TableRow>
+          <TableRow style={PLAIN}>
+            <TableCell colSpan={HEADERS.length} style={MESSAGE}>
               {c.message}
             </TableCell>
-            <TableCell title={c.lastTransitionTime}>
-              {c.lastTransitionTime}
-              <Typography
-                variant="caption"
-                display="block"
-                color="textSecondary"
-              >
-                {relativeTime(c.lastTransitionTime)}
-              </Typography>
-            </TableCell>
-            <TableCell align="right">{c.observedGeneration ?? '—'}</TableCell>
           </TableRow>
-        ))}
-      </TableBody>
+        </TableBody>
+      ))}
     </Table>
   );
 };

@@ -1,50 +1,104 @@
+import type { CSSProperties, ReactNode } from 'react';
 import TableCell from '@material-ui/core/TableCell';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
 import type { ClusterView } from '@internal/plugin-infrared-common';
+import { BreakableText } from '../BreakableText';
 import { ClusterNameCell } from '../ClusterNameCell';
 import { ConditionChip } from '../ConditionChip';
 import { GitopsPathCell } from '../GitopsPathCell';
+import type { Column, ColumnId } from './columns';
 
 export interface ClusterRowProps {
   cluster: ClusterView;
+  /** The columns shown at this window width. */
+  columns: Column[];
   now: number;
   onOpen: (name: string) => void;
 }
 
+// Static styles (not Box, not a style sheet per row): short tokens are never broken inside a word
+// (the theme lets table cells break anywhere).
+const TOKEN: CSSProperties = { whiteSpace: 'nowrap' };
+const LONG: CSSProperties = { wordBreak: 'normal', overflowWrap: 'break-word' };
+const ANYWHERE: CSSProperties = { overflowWrap: 'anywhere' };
+const SHORT_SERVER = 32;
+
 const dash = (value: string | number | undefined) =>
   value === undefined || value === '' ? '—' : value;
 
-/** One cluster in the table. */
-export const ClusterRow = ({ cluster, now, onOpen }: ClusterRowProps) => {
-  const placement = [cluster.flavor, cluster.provider, cluster.region]
-    .map(v => v ?? '—')
-    .join(' / ');
+/**
+ * An address as short as `https://203.0.113.10:6443` stays on one line; a longer one (an EKS
+ * endpoint: a 32-character ID, then the region's domain) wraps at its dots, and inside the ID
+ * only when the ID alone is wider than the column.
+ */
+function serverText(server: string | undefined): ReactNode {
+  if (!server) return '—';
+  if (server.length <= SHORT_SERVER) return <span style={TOKEN}>{server}</span>;
   return (
-    <TableRow hover data-testid={`cluster-row-${cluster.name}`}>
-      <TableCell>
-        <ClusterNameCell cluster={cluster} onOpen={onOpen} />
-      </TableCell>
-      <TableCell>{cluster.type}</TableCell>
-      <TableCell style={{ whiteSpace: 'nowrap' }}>{placement}</TableCell>
-      <TableCell>
-        <ConditionChip cluster={cluster} type="Connected" now={now} />
-      </TableCell>
-      <TableCell>
-        <ConditionChip cluster={cluster} type="Registered" now={now} />
-      </TableCell>
-      <TableCell>{dash(cluster.kubernetesVersion)}</TableCell>
-      <TableCell align="right">{dash(cluster.nodes)}</TableCell>
-      <TableCell>
-        <Typography variant="body2" style={{ overflowWrap: 'anywhere' }}>
-          {dash(cluster.argoServer)}
-        </Typography>
-      </TableCell>
-      <TableCell>
-        <GitopsPathCell cluster={cluster} />
-      </TableCell>
-      <TableCell>—</TableCell>
-      <TableCell>—</TableCell>
-    </TableRow>
+    <span style={ANYWHERE}>
+      <BreakableText text={server} after="/." />
+    </span>
   );
+}
+
+function cell(
+  id: ColumnId,
+  cluster: ClusterView,
+  now: number,
+  onOpen: (name: string) => void,
+): ReactNode {
+  switch (id) {
+    case 'name':
+      return <ClusterNameCell cluster={cluster} onOpen={onOpen} />;
+    case 'type':
+      return cluster.type;
+    case 'placement':
+      return [cluster.flavor, cluster.provider, cluster.region]
+        .map(v => v ?? '—')
+        .join(' / ');
+    case 'connected':
+      return <ConditionChip cluster={cluster} type="Connected" now={now} />;
+    case 'registered':
+      return <ConditionChip cluster={cluster} type="Registered" now={now} />;
+    case 'kubernetesVersion':
+      return dash(cluster.kubernetesVersion);
+    case 'nodes':
+      return dash(cluster.nodes);
+    case 'argoServer':
+      return (
+        <Typography variant="body2" style={LONG}>
+          {serverText(cluster.argoServer)}
+        </Typography>
+      );
+    case 'gitopsPath':
+      return <GitopsPathCell cluster={cluster} />;
+    default:
+      return '—';
+  }
+}
+
+const STYLE: Partial<Record<ColumnId, CSSProperties>> = {
+  type: TOKEN,
+  placement: TOKEN,
+  kubernetesVersion: TOKEN,
+  nodes: TOKEN,
+  argoServer: LONG,
+  gitopsPath: LONG,
 };
+
+/** One cluster in the table: one cell per shown column. */
+export const ClusterRow = ({
+  cluster,
+  columns,
+  now,
+  onOpen,
+}: ClusterRowProps) => (
+  <TableRow hover data-testid={`cluster-row-${cluster.name}`}>
+    {columns.map(column => (
+      <TableCell key={column.id} align={column.align} style={STYLE[column.id]}>
+        {cell(column.id, cluster, now, onOpen)}
+      </TableCell>
+    ))}
+  </TableRow>
+);

@@ -7,12 +7,39 @@ import TableHead from '@material-ui/core/TableHead';
 import TablePagination from '@material-ui/core/TablePagination';
 import TableRow from '@material-ui/core/TableRow';
 import TableSortLabel from '@material-ui/core/TableSortLabel';
+import Typography from '@material-ui/core/Typography';
+import useMediaQuery from '@material-ui/core/useMediaQuery';
 import type { ClusterView } from '@internal/plugin-infrared-common';
 import { SortDirection, SortKey, sortClusters } from '../../lib/sortClusters';
 import { ClusterRow } from './ClusterRow';
-import { COLUMNS } from './columns';
+import { COLUMNS, Column, VIEWPORT_STEPS, visibleColumns } from './columns';
 
 export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100];
+
+// Read on the first render (no second render on a cold load); without matchMedia (jsdom), wide.
+const MEDIA = { noSsr: true, defaultMatches: true };
+
+const COLUMN_COUNT = COLUMNS.length;
+
+function hiddenNote(shown: Column[]) {
+  const labels = COLUMNS.filter(c => !shown.includes(c)).map(c => c.label);
+  return `Not shown at this window width: ${labels.join(
+    ', ',
+  )}. Each cluster's panel has them: open a cluster by its name.`;
+}
+
+/** The columns this window shows: lower-priority ones collapse into the panel on narrower windows. */
+function useVisibleColumns() {
+  const [a, b, c, d] = VIEWPORT_STEPS;
+  const wideA = useMediaQuery(`(min-width:${a}px)`, MEDIA);
+  const wideB = useMediaQuery(`(min-width:${b}px)`, MEDIA);
+  const wideC = useMediaQuery(`(min-width:${c}px)`, MEDIA);
+  const wideD = useMediaQuery(`(min-width:${d}px)`, MEDIA);
+  return useMemo(
+    () => visibleColumns([wideA, wideB, wideC, wideD]),
+    [wideA, wideB, wideC, wideD],
+  );
+}
 
 export interface ClustersTableProps {
   /** The clusters to show (already filtered). */
@@ -36,6 +63,8 @@ export const ClustersTable = memo(function ClustersTablePage({
   const [direction, setDirection] = useState<SortDirection>('asc');
   const [page, setPage] = useState(0);
   const [rowsPerPage, setRowsPerPage] = useState(ROWS_PER_PAGE_OPTIONS[0]);
+  const columns = useVisibleColumns();
+  const hidden = COLUMN_COUNT - columns.length;
 
   useEffect(() => setPage(0), [filterKey]);
 
@@ -62,10 +91,10 @@ export const ClustersTable = memo(function ClustersTablePage({
   return (
     <>
       <TableContainer>
-        <Table size="small" aria-label="Clusters" style={{ minWidth: 1500 }}>
+        <Table size="small" aria-label="Clusters">
           <TableHead>
             <TableRow>
-              {COLUMNS.map(column => (
+              {columns.map(column => (
                 <TableCell
                   key={column.id}
                   align={column.align}
@@ -92,6 +121,7 @@ export const ClustersTable = memo(function ClustersTablePage({
               <ClusterRow
                 key={cluster.name}
                 cluster={cluster}
+                columns={columns}
                 now={now}
                 onOpen={onOpen}
               />
@@ -99,6 +129,16 @@ export const ClustersTable = memo(function ClustersTablePage({
           </TableBody>
         </Table>
       </TableContainer>
+      {hidden > 0 && (
+        <Typography
+          variant="caption"
+          color="textSecondary"
+          component="p"
+          data-testid="hidden-columns"
+        >
+          {hiddenNote(columns)}
+        </Typography>
+      )}
       <TablePagination
         component="div"
         count={sorted.length}

@@ -1,13 +1,40 @@
 import type { SortKey } from '../../lib/sortClusters';
 
+export type ColumnId =
+  | 'name'
+  | 'type'
+  | 'placement'
+  | 'connected'
+  | 'registered'
+  | 'kubernetesVersion'
+  | 'nodes'
+  | 'argoServer'
+  | 'gitopsPath'
+  | 'zones'
+  | 'orgs';
+
 export interface Column {
-  id: string;
+  id: ColumnId;
   label: string;
   /** Set when the column sorts. */
   sortKey?: SortKey;
   minWidth?: number;
   align?: 'right';
+  /**
+   * The narrowest window (px) that shows the column; below it the column collapses and its facts
+   * are in the cluster's panel. Unset: always shown.
+   */
+  minViewport?: number;
 }
+
+/**
+ * Window widths from which lower-priority columns show. Measured with Backstage's sidebar pinned
+ * open (224 px): at 1,280 px the table has 1,008 px, which fits name, type, both conditions, the
+ * Argo CD server and the gitops path (below 1,280 px, name, type and the conditions: ~540 px);
+ * Kubernetes and Nodes need ~240 px more, the placement ~215 more, the two allowlist columns
+ * (empty until the allowlist lands) ~240 more.
+ */
+export const VIEWPORT_STEPS = [1280, 1440, 1680, 1920] as const;
 
 /** The table's columns, in order. Zones and Orgs allowed stay empty until the allowlist lands. */
 export const COLUMNS: Column[] = [
@@ -17,6 +44,7 @@ export const COLUMNS: Column[] = [
     id: 'placement',
     label: 'Flavor / provider / region',
     sortKey: 'placement',
+    minViewport: 1680,
   },
   { id: 'connected', label: 'Connected', sortKey: 'connected', minWidth: 120 },
   {
@@ -29,20 +57,38 @@ export const COLUMNS: Column[] = [
     id: 'kubernetesVersion',
     label: 'Kubernetes',
     sortKey: 'kubernetesVersion',
+    minViewport: 1440,
   },
-  { id: 'nodes', label: 'Nodes', sortKey: 'nodes', align: 'right' },
+  {
+    id: 'nodes',
+    label: 'Nodes',
+    sortKey: 'nodes',
+    align: 'right',
+    minViewport: 1440,
+  },
   {
     id: 'argoServer',
     label: 'Argo CD server',
     sortKey: 'argoServer',
-    minWidth: 190,
+    minWidth: 150,
+    minViewport: 1280,
   },
   {
     id: 'gitopsPath',
     label: 'Gitops path',
     sortKey: 'gitopsPath',
-    minWidth: 200,
+    minWidth: 180,
+    minViewport: 1280,
   },
-  { id: 'zones', label: 'Zones placed' },
-  { id: 'orgs', label: 'Orgs allowed' },
+  { id: 'zones', label: 'Zones placed', minViewport: 1920 },
+  { id: 'orgs', label: 'Orgs allowed', minViewport: 1920 },
 ];
+
+/** The columns a window of the given step matches show (`wide[i]`: the window is >= VIEWPORT_STEPS[i]). */
+export function visibleColumns(wide: readonly boolean[]): Column[] {
+  return COLUMNS.filter(
+    c =>
+      c.minViewport === undefined ||
+      VIEWPORT_STEPS.some((step, i) => wide[i] && c.minViewport! <= step),
+  );
+}

@@ -4,7 +4,7 @@ import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { ClusterView, findCondition } from '@internal/plugin-infrared-common';
 import { ConditionState, conditionState } from '../../lib/clusterStatus';
-import { relativeTime } from '../../lib/relativeTime';
+import { RelativeTime } from '../RelativeTime';
 
 const useStyles = makeStyles(theme => ({
   True: {
@@ -21,6 +21,8 @@ const useStyles = makeStyles(theme => ({
   },
   Pending: {},
   chip: { height: 20, fontWeight: 600 },
+  // Reasons are CamelCase tokens and times short phrases: never broken inside a word.
+  caption: { display: 'block', whiteSpace: 'nowrap' },
 }));
 
 export interface ConditionChipProps {
@@ -38,7 +40,6 @@ export const ConditionChip = ({ cluster, type, now }: ConditionChipProps) => {
   const classes = useStyles();
   const condition = findCondition(cluster, type);
   const state: ConditionState = conditionState(cluster, type);
-  const since = relativeTime(condition?.lastTransitionTime, now);
   const label = `${type}: ${state}${
     condition?.reason ? ` (${condition.reason})` : ''
   }`;
@@ -52,18 +53,21 @@ export const ConditionChip = ({ cluster, type, now }: ConditionChipProps) => {
           className={`${classes.chip} ${classes[state]}`}
         />
         {condition?.reason && (
-          <Typography variant="caption" display="block">
+          <Typography variant="caption" className={classes.caption}>
             {condition.reason}
           </Typography>
         )}
-        {since && (
+        {condition?.lastTransitionTime && (
           <Typography
             variant="caption"
-            display="block"
             color="textSecondary"
-            title={condition?.lastTransitionTime}
+            className={classes.caption}
           >
-            since {since}
+            <RelativeTime
+              iso={condition.lastTransitionTime}
+              now={now}
+              prefix="since "
+            />
           </Typography>
         )}
       </div>

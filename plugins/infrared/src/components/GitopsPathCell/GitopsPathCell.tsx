@@ -2,6 +2,10 @@ import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import type { ClusterView } from '@internal/plugin-infrared-common';
 import { gitopsLink } from '../../lib/gitopsLink';
+import { BreakableText } from '../BreakableText';
+
+// Wraps after a `/` when the column is narrow, never inside a path segment.
+const PATH = { wordBreak: 'normal', overflowWrap: 'break-word' } as const;
 
 export interface GitopsPathCellProps {
   cluster: Pick<ClusterView, 'gitopsPath' | 'pullRequest'>;
@@ -12,12 +16,8 @@ export const GitopsPathCell = ({ cluster }: GitopsPathCellProps) => {
   const link = gitopsLink(cluster);
   if (!link) return <Typography variant="body2">—</Typography>;
   const text = (
-    <Typography
-      variant="body2"
-      component="span"
-      style={{ overflowWrap: 'anywhere' }}
-    >
-      {link.label}
+    <Typography variant="body2" component="span" style={PATH}>
+      <BreakableText text={link.label} wholeParts />
     </Typography>
   );
   if (!link.href) return <span title={link.title}>{text}</span>;

@@ -1,0 +1,1 @@
+export { BreakableText } from './BreakableText';

@@ -1,0 +1,44 @@
+import type { PullRequestRef } from '@internal/plugin-infrared-common';
+
+/** What the panel says about a cluster's gitops change: what a user can act on, no local path. */
+export interface ChangeSummary {
+  /** `pull request #7`, linked when its URL is on the web. */
+  pullRequest?: { label: string; href?: string };
+  /** The commit, short and full. */
+  commit?: { short: string; full: string };
+  /** The branch the commit is on (the default branch once merged). */
+  branch?: string;
+  /** False while the pull request waits to be merged. */
+  merged?: boolean;
+  /** A web URL of the change when there is neither a pull request number nor a commit. */
+  href?: string;
+}
+
+export const SHORT_COMMIT = 7;
+
+export function isWebUrl(url: string | undefined): url is string {
+  return !!url && /^https?:\/\//i.test(url);
+}
+
+/**
+ * The change's pull request, commit and branch. A local repository's `file:///...#<commit>` URL
+ * is never shown: only its commit is (from `commit`, or else the URL's fragment).
+ */
+export function changeSummary(
+  pr: PullRequestRef | undefined,
+): ChangeSummary | undefined {
+  if (!pr) return undefined;
+  const web = isWebUrl(pr.url) ? pr.url : undefined;
+  const full = pr.commit || /#([0-9a-f]{7,64})$/i.exec(pr.url ?? '')?.[1];
+  const summary: ChangeSummary = {};
+  if (pr.number !== undefined)
+    summary.pullRequest = { label: `pull request #${pr.number}`, href: web };
+  if (full) summary.commit = { short: full.slice(0, SHORT_COMMIT), full };
+  if (pr.branch) summary.branch = pr.branch;
+  if (pr.merged !== undefined) summary.merged = pr.merged;
+  if (!summary.pullRequest && !summary.commit) {
+    if (!web) return undefined;
+    summary.href = web;
+  }
+  return summary;
+}
