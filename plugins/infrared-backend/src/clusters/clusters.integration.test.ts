@@ -482,6 +482,16 @@ describe('cluster registration on a real control plane', () => {
       );
       return warnings;
     };
+    // The registrar never registers a second cluster at a server Argo CD already has: remove
+    // what these tests registered, so a reused control plane gives the same answers.
+    afterAll(async () => {
+      await admin.must(
+        'DELETE',
+        `/api/v1/namespaces/argocd/secrets?labelSelector=${encodeURIComponent(
+          `${P}managed-by=${managedBy}`,
+        )}`,
+      );
+    });
     const child = async (cluster: string) => {
       const ns = uniqueName('k3k');
       await admin.must('POST', '/api/v1/namespaces', {
@@ -496,12 +506,12 @@ describe('cluster registration on a real control plane', () => {
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: { name: `k3k-${cluster}-kubeconfig`, namespace: ns },
-        // workload-a by another address: Secrets of earlier tests hold 127.0.0.1, and the
-        // registrar never registers a second cluster at a server Argo CD already has
+        // An address of its own (the registrar never registers a second cluster at a server
+        // Argo CD already has, and never dials it): data, under loopback's *.localhost
         stringData: {
-          'kubeconfig.yaml': workload.kubeconfig.replace(
-            '127.0.0.1',
-            'localhost',
+          'kubeconfig.yaml': withServer(
+            workload.kubeconfig,
+            `https://${cluster}.localhost:6443`,
           ),
         },
       });

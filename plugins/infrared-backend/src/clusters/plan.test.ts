@@ -92,7 +92,7 @@ function rightArgoSecret(cluster: ClusterResource, text = kubeconfigText()) {
     kubeconfigSecret: storedKubeconfigSecret(cluster.metadata.name, text),
   });
   if (observed.connection.kind !== 'kubeconfig') throw new Error('bad fixture');
-  return stored(desiredArgoSecret(cluster, observed.connection.kubeconfig), {
+  return stored(desiredArgoSecret(cluster, observed.connection.argo), {
     namespace: ARGOCD_NAMESPACE,
   });
 }
@@ -116,8 +116,7 @@ function registered(
           type: 'Connected',
           status: 'True',
           reason: 'Connected',
-          message:
-            "reached Kubernetes v1.37.2 with the kubeconfig's current context: 2 nodes",
+          message: `reached Kubernetes v1.37.2 at ${SERVER} as Argo CD will connect: 2 nodes`,
           lastTransitionTime: EARLIER,
           observedGeneration: generation,
         },
@@ -155,8 +154,7 @@ describe('planClusterReconcile', () => {
         type: 'Connected',
         status: 'True',
         reason: 'Connected',
-        message:
-          "reached Kubernetes v1.37.2 with the kubeconfig's current context: 2 nodes",
+        message: `reached Kubernetes v1.37.2 at ${SERVER} as Argo CD will connect: 2 nodes`,
         lastTransitionTime: NOW,
         observedGeneration: 1,
       });

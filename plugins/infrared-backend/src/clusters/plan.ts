@@ -12,11 +12,10 @@ import {
   MANAGED_BY_INFRARED,
   MANAGED_BY_LABEL,
   secretStrings,
-  trimServer,
   type ClusterCondition,
   type ClusterResource,
   type ClusterStatus,
-  type KubeconfigAccepted,
+  type ArgoConnection,
   type OwnerReference,
   type SecretObject,
 } from '@internal/plugin-infrared-common';
@@ -225,7 +224,7 @@ function planArgoSecret(
   if (connection.kind !== 'kubeconfig' || !connected) return [];
   // Another's Secret (by hand, the registrar, another tool) is never written: seed 003.
   if (current && !isOurArgoSecret(current, cluster)) return [];
-  const desired = desiredArgoSecret(cluster, connection.kubeconfig);
+  const desired = desiredArgoSecret(cluster, connection.argo);
   if (!current) return [{ type: 'createArgoSecret', secret: desired }];
   const replacement = argoSecretReplacement(current, desired, cluster);
   return replacement
@@ -233,16 +232,19 @@ function planArgoSecret(
     : [];
 }
 
-/** The Argo CD cluster Secret a kubeconfig Cluster should have. */
+/**
+ * The Argo CD cluster Secret a kubeconfig Cluster should have: the very server and config the
+ * probe connected with (`argoConnectionFor`: spec.server when set, else the kubeconfig's).
+ */
 export function desiredArgoSecret(
   cluster: ClusterResource,
-  kubeconfig: KubeconfigAccepted,
+  argo: ArgoConnection,
 ): SecretObject {
   const name = cluster.metadata.name;
   return argoClusterSecret({
     clusterName: name,
-    server: cluster.spec.server || kubeconfig.server,
-    argoConfig: kubeconfig.argoConfig,
+    server: argo.server,
+    argoConfig: argo.config,
     labels: { [CLUSTER_NAME_LABEL]: name },
     ownerReferences: [controllerReferenceTo(cluster)],
   });
@@ -325,7 +327,7 @@ function connectedCondition(observed: ObservedCluster): ConditionInput {
   const how =
     connection.kind === 'inCluster'
       ? "with the backend's own service account"
-      : "with the kubeconfig's current context";
+      : `at ${connection.argo.server} as Argo CD will connect`;
   return {
     ...base,
     status: 'True',
@@ -383,9 +385,7 @@ export function planClusterReconcile(observed: ObservedCluster): ClusterPlan {
     delete status.argoSecret;
   } else {
     if (connection.kind === 'kubeconfig') {
-      status.argoServer = trimServer(
-        cluster.spec.server || connection.kubeconfig.server,
-      );
+      status.argoServer = connection.argo.server;
     }
     const written = actions.some(
       a => a.type === 'createArgoSecret' || a.type === 'replaceArgoSecret',
