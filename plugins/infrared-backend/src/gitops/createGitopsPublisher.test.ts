@@ -16,6 +16,8 @@ const make = (
     config: new ConfigReader({ infrared: gitops && { gitops }, integrations }),
     logger,
     rootDir: '/srv/portal',
+    // No retries nor write pacing (a second between writes): no fault is injected here.
+    githubRetry: { enabled: false },
   });
 
 describe('createGitopsPublisher', () => {

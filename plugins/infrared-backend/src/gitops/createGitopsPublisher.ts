@@ -2,6 +2,7 @@ import { LoggerService } from '@backstage/backend-plugin-api';
 import { Config } from '@backstage/config';
 import { isAbsolute, resolve } from 'node:path';
 import { GithubPublisher } from './github/GithubPublisher';
+import type { RetryOptions } from './github/retry';
 import { LocalGitPublisher } from './local/LocalGitPublisher';
 import type { GitopsPublisher } from '@internal/plugin-infrared-node';
 
@@ -20,6 +21,8 @@ export function createGitopsPublisher(options: {
   logger: LoggerService;
   /** What a relative local `path` is resolved against: the repository root. */
   rootDir: string;
+  /** The GitHub publisher's retries and pacing (tests turn them off). */
+  githubRetry?: RetryOptions;
 }): GitopsPublisher {
   const { config, logger, rootDir } = options;
   const gitops = config.getOptionalConfig('infrared.gitops');
@@ -53,6 +56,7 @@ export function createGitopsPublisher(options: {
       mergeMethod: mergeMethod as (typeof MERGE_METHODS)[number],
       autoMerge,
       logger,
+      retry: options.githubRetry,
     });
   }
   throw new Error(

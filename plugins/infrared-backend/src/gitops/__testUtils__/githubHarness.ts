@@ -12,8 +12,11 @@ export const REPO_URL = 'https://github.test/acme/gitops';
 /**
  * A fake GitHub per test plus a publisher pointed at it through `integrations.github` (GitHub Enterprise
  * style, with apiBaseUrl). After each test: no request the OpenAPI description refuses, no token in the logs.
+ * `retries`: with the retry and throttling plugins, for suites that inject faults (they add milliseconds of
+ * timers to every request); their waits take a millisecond where they would take a second, and writes are
+ * not paced.
  */
-export function useFakeGithub() {
+export function useFakeGithub(setup: { retries?: boolean } = {}) {
   const ctx = {} as {
     server: FakeGithubServer;
     logger: ReturnType<typeof captureLogger>;
@@ -43,6 +46,9 @@ export function useFakeGithub() {
         sleep: async ms => {
           ctx.sleeps.push(ms);
         },
+        retry: setup.retries
+          ? { retryAfterBaseValue: 1, paceWrites: false }
+          : { enabled: false },
         ...options,
       });
   });

@@ -8,7 +8,7 @@ import { GitopsPublishError } from './errors';
 const APP = 'registry/clusters/infrared-mgmt/components/cluster-edge-1.yaml';
 
 describe('GithubPublisher faults', () => {
-  const gh = useFakeGithub();
+  const gh = useFakeGithub({ retries: true });
 
   it('rebuilds the branch on the new head after a merge conflict, in the same pull request', async () => {
     let moved = false;
@@ -93,9 +93,8 @@ describe('GithubPublisher faults', () => {
     const result = await gh.publisher().publish(registration);
     expect(result.merged).toBe(true);
     expect(gh.server.count('git/create-commit')).toBe(2);
-    expect(gh.sleeps).toEqual([1000]);
     expect(gh.logger.text()).toMatch(
-      /GitHub answered 502 to POST .*git\/commits.*; retrying in 1000 ms/,
+      /GitHub answered 502 to POST .*git\/commits.*; retry 1 of 4/,
     );
   });
 
@@ -107,7 +106,10 @@ describe('GithubPublisher faults', () => {
       message: 'You have exceeded a secondary rate limit.',
     });
     await gh.publisher().publish(registration);
-    expect(gh.sleeps).toEqual([7000]);
+    expect(gh.logger.text()).toContain(
+      "GitHub's secondary rate limit on POST /repos/{owner}/{repo}/pulls; retrying in 7 s",
+    );
+    expect(gh.server.count('pulls/create')).toBe(2);
     expect(gh.server.repo.pulls).toHaveLength(1);
   });
 
@@ -123,9 +125,18 @@ describe('GithubPublisher faults', () => {
       },
     });
     await gh.publisher().publish(registration);
-    expect(gh.sleeps).toHaveLength(1);
-    expect(gh.sleeps[0]).toBeGreaterThan(25_000);
-    expect(gh.sleeps[0]).toBeLessThanOrEqual(reset * 1000 - start);
+    const waits = [
+      ...gh.logger
+        .text()
+        .matchAll(
+          /GitHub's primary rate limit on GET \S+; retrying in (\d+) s/g,
+        ),
+    ].map(m => Number(m[1]) * 1000);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(25_000);
+    // Until the reset, and a second more as GitHub advises (the reset is in whole seconds).
+    expect(waits[0]).toBeLessThanOrEqual(reset * 1000 - start + 2000);
+    expect(gh.server.count('repos/get')).toBe(2);
   });
 
   it('ends with a clear error when 5xx persists, after bounded retries', async () => {
@@ -137,7 +148,10 @@ describe('GithubPublisher faults', () => {
     await expect(gh.publisher().publish(registration)).rejects.toThrow(
       'GitHub answered 503 to "read branch main" on acme/gitops: fault',
     );
-    expect(gh.sleeps).toEqual([1000, 2000, 4000, 8000]);
+    expect(gh.server.count('git/get-ref')).toBe(5);
+    expect(gh.logger.text()).toMatch(
+      /GitHub answered 503 to GET .*; no retry left/,
+    );
   });
 
   it('says the repository is missing (404), without retrying', async () => {

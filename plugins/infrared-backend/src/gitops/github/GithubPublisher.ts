@@ -44,9 +44,10 @@ export interface GithubPublisherOptions {
    * open.
    */
   maxAttempts?: number;
-  /** Injectable for tests: every wait (retry-after, backoff) goes through it. */
+  /** The wait before a change is rebuilt; injectable for tests. */
   sleep?: Sleep;
-  retry?: Omit<RetryOptions, 'sleep' | 'logger'>;
+  /** Retries of GitHub requests (5xx, rate limits): the Octokit plugins' settings. */
+  retry?: RetryOptions;
 }
 
 const mutex = new KeyedLock();
@@ -67,7 +68,7 @@ export class GithubPublisher implements GitopsPublisher {
     this.sleep = options.sleep ?? realSleep;
     this.clients = new GithubClientFactory(options.config, {
       logger: options.logger,
-      retry: { ...options.retry, sleep: this.sleep },
+      retry: options.retry,
     });
   }
 

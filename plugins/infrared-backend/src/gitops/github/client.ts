@@ -5,9 +5,9 @@ import {
   GithubCredentialsProvider,
   ScmIntegrations,
 } from '@backstage/integration';
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import { GitopsPublishError } from './errors';
-import { installRetry, RetryOptions } from './retry';
+import { createRetryingOctokit, RetryOptions } from './retry';
 
 export interface GithubRepoRef {
   host: string;
@@ -82,21 +82,12 @@ export class GithubClientFactory {
         } under integrations.github`,
       );
     }
-    const { logger } = this.options;
-    const noop = () => {};
-    const octokit = new Octokit({
-      auth: token,
+    const octokit = createRetryingOctokit({
+      token,
       baseUrl: apiBaseUrl,
-      userAgent: 'infrared-gitops-publisher',
-      log: {
-        debug: noop,
-        info: noop,
-        warn: (message: string) => logger?.warn(message),
-        // Octokit logs every failed request here, expected 404s included; the publisher reports real failures.
-        error: (message: string) => logger?.debug(message),
-      },
+      logger: this.options.logger,
+      retry: this.options.retry,
     });
-    installRetry(octokit, { logger, ...this.options.retry });
     return { octokit, token, apiBaseUrl };
   }
 }
