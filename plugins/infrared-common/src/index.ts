@@ -9,4 +9,5 @@ export * from './fieldErrors';
 export * from './clusters';
 export * from './kubeconfig';
 export * from './manifests';
+export * from './placement';
 export * from './api';

@@ -1,0 +1,140 @@
+/**
+ * Whether an Argo CD AppProject lets an Application deploy to a destination, by the rules Argo CD
+ * applies (AppProject.IsDestinationPermitted): a destination is permitted when some entry of
+ * `spec.destinations` matches its server or name and its namespace, and no `!`-prefixed (deny)
+ * entry excludes it. Patterns are globs (`*`, `?`, `[a-z]`, `[!a]`, `{a,b}`); `*` matches `/` too.
+ */
+
+/** An entry of an AppProject's `spec.destinations`, or an Application's `spec.destination`. */
+export interface ArgoDestination {
+  server?: string;
+  name?: string;
+  namespace?: string;
+}
+
+/** The part of an AppProject the check reads. */
+export interface AppProjectFacts {
+  name: string;
+  destinations: ArgoDestination[];
+  /** `spec.permitOnlyProjectScopedClusters`: only clusters whose Secret names this project. */
+  permitOnlyProjectScopedClusters?: boolean;
+}
+
+/** The AppProject zones use unless configured otherwise. */
+export const DEFAULT_ZONE_PROJECT = 'products';
+
+function escapeRegExp(c: string): string {
+  return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
+}
+
+/** A glob as a RegExp source (no anchors); undefined when the pattern does not compile. */
+function globSource(pattern: string): string | undefined {
+  let out = '';
+  let depth = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      if (i >= pattern.length) return undefined;
+      out += escapeRegExp(pattern[i]);
+    } else if (c === '*') {
+      out += '.*';
+    } else if (c === '?') {
+      out += '.';
+    } else if (c === '[') {
+      const end = pattern.indexOf(']', i + 1);
+      if (end < 0) return undefined;
+      let body = pattern.slice(i + 1, end);
+      const negate = body.startsWith('!');
+      if (negate) body = body.slice(1);
+      if (!body) return undefined;
+      out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, m => `\\${m}`)}]`;
+      i = end;
+    } else if (c === '{') {
+      depth++;
+      out += '(?:';
+    } else if (c === '}' && depth > 0) {
+      depth--;
+      out += ')';
+    } else if (c === ',' && depth > 0) {
+      out += '|';
+    } else {
+      out += escapeRegExp(c);
+    }
+  }
+  return depth === 0 ? out : undefined;
+}
+
+const globCache = new Map<string, RegExp | null>();
+
+/** Whether `value` matches the glob `pattern` (an invalid pattern matches nothing). */
+export function globMatches(pattern: string, value: string): boolean {
+  let re = globCache.get(pattern);
+  if (re === undefined) {
+    const source = globSource(pattern);
+    re = source === undefined ? null : new RegExp(`^${source}$`, 's');
+    if (globCache.size > 1000) globCache.clear();
+    globCache.set(pattern, re);
+  }
+  return re ? re.test(value) : false;
+}
+
+const isDeny = (pattern: string | undefined) => !!pattern?.startsWith('!');
+
+/** Argo CD's pattern match: `!p` matches what `p` does not; `*` matches anything. */
+function patternMatches(pattern: string | undefined, value: string): boolean {
+  const p = pattern ?? '';
+  if (isDeny(p)) return !globMatches(p.slice(1), value);
+  if (p === '*') return true;
+  return globMatches(p, value);
+}
+
+/**
+ * Whether the project permits the destination. Give the destination as Argo CD resolves it: both the
+ * cluster's `name` and its `server` when known (an Application naming a cluster is matched by either).
+ */
+export function appProjectPermits(
+  project: Pick<AppProjectFacts, 'destinations'>,
+  destination: ArgoDestination,
+): boolean {
+  const namespace = destination.namespace ?? '';
+  let anyMatched = false;
+  let denied = false;
+  for (const item of project.destinations ?? []) {
+    const nameMatched =
+      !!destination.name && patternMatches(item.name, destination.name);
+    const serverMatched =
+      !!destination.server && patternMatches(item.server, destination.server);
+    const namespaceMatched = patternMatches(item.namespace, namespace);
+    if ((nameMatched || serverMatched) && namespaceMatched) {
+      anyMatched = true;
+    } else if (
+      (!nameMatched && isDeny(item.name)) ||
+      (!serverMatched && isDeny(item.server)) ||
+      (!namespaceMatched && isDeny(item.namespace))
+    ) {
+      denied = true;
+    }
+  }
+  return anyMatched && !denied;
+}
+
+/** The project as the check reads it, from an AppProject object (null-safe on every field). */
+export function appProjectFacts(object: {
+  metadata?: { name?: string };
+  spec?: {
+    destinations?: ArgoDestination[];
+    permitOnlyProjectScopedClusters?: boolean;
+  };
+}): AppProjectFacts {
+  return {
+    name: object.metadata?.name ?? '',
+    destinations: (object.spec?.destinations ?? []).map(d => ({
+      ...(d.server ? { server: d.server } : {}),
+      ...(d.name ? { name: d.name } : {}),
+      ...(d.namespace !== undefined ? { namespace: d.namespace } : {}),
+    })),
+    permitOnlyProjectScopedClusters:
+      object.spec?.permitOnlyProjectScopedClusters || undefined,
+  };
+}
