@@ -112,9 +112,9 @@ describe('deploy/crds', () => {
       path.resolve(DEPLOY, '../README.md'),
       'utf8',
     );
-    const asked = [...readme.matchAll(/kubectl\b[^`\n]*?\bget\s+(ir[a-z]*)/g)].map(
-      m => m[1],
-    );
+    const asked = [
+      ...readme.matchAll(/kubectl\b[^`\n]*?\bget\s+(ir[a-z]*)/g),
+    ].map(m => m[1]);
     expect(asked).toContain('irclusters');
     const served = crds.flatMap(c => names(c.doc));
     expect(asked.filter(a => !served.includes(a))).toEqual([]);
