@@ -133,8 +133,8 @@ export interface Config {
       dryRun?: boolean;
       /**
        * Deprecated (upstream's 0.2 `secretNamePattern` value, the CLI's --secret-name-pattern): one
-       * provider named `legacy` with this glob and `secretKey` (default `k3k-*-kubeconfig`). Not
-       * with `providers`; use `providers: ['legacy=<glob>=<key>']` instead.
+       * provider named `custom` (upstream's label value) with this glob and `secretKey` (default `k3k-*-kubeconfig`). Not
+       * with `providers`; use `providers: ['custom=<glob>=<key>']` instead.
        * @deprecated use providers
        */
       secretNamePattern?: string;

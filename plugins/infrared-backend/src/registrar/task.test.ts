@@ -182,7 +182,7 @@ describe('registerRegistrarTask', () => {
     });
     expect(options.providers).toEqual([
       {
-        name: 'legacy',
+        name: 'custom',
         secretNamePattern: 'vc-*',
         keys: ['config'],
         allowExec: false,
@@ -190,7 +190,7 @@ describe('registerRegistrarTask', () => {
     ]);
     expect(options.dryRun).toBe(true);
     expect(warnings).toEqual([
-      'infrared.registrar.secretNamePattern and infrared.registrar.secretKey are deprecated; use infrared.registrar.providers legacy=vc-*=config',
+      'infrared.registrar.secretNamePattern and infrared.registrar.secretKey are deprecated; use infrared.registrar.providers custom=vc-*=config',
     ]);
     expect(read({ secretKey: 'kc' }).options.providers[0]).toMatchObject({
       secretNamePattern: 'k3k-*-kubeconfig',

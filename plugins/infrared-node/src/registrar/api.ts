@@ -1,4 +1,10 @@
-import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
+import {
+  Observable,
+  type RequestContext,
+  type ResponseContext,
+  type V1Namespace,
+  type V1Secret,
+} from '@kubernetes/client-node';
 import { KubeClient } from '../kube/client';
 import { RequestCounter } from '../kube/counter';
 import { isNotFound, toKubeApiError } from '../kube/errors';
@@ -20,6 +26,16 @@ export interface RegistrarApi {
   /** `LIST secrets` across all namespaces, with a field selector. */
   listSecrets(
     fieldSelector: string,
+    signal?: AbortSignal,
+  ): Promise<RegistrarSecret[]>;
+  /**
+   * `LIST secrets -n <namespace>` as PartialObjectMetadataList: names, labels, uids and
+   * resourceVersions without data, every type included. A pass asks only when it is about to
+   * create, to see the names the field-selected LIST leaves out (a Helm release or token Secret
+   * named `cluster-<name>`). Optional: without it those names are found by the create's AlreadyExists.
+   */
+  listSecretMetadata?(
+    namespace: string,
     signal?: AbortSignal,
   ): Promise<RegistrarSecret[]>;
   createSecret(
@@ -66,6 +82,29 @@ function plainNamespace(n: V1Namespace): NamespaceObject {
       deletionTimestamp: m.deletionTimestamp,
       resourceVersion: m.resourceVersion,
     },
+  };
+}
+
+/** The Accept header asking a LIST for PartialObjectMetadataList (metadata only, no data). */
+export const PARTIAL_METADATA_LIST_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+
+/** Call options of a generated LIST that asks for metadata only (and carries the signal). */
+function metadataOnly(signal?: AbortSignal): any {
+  return {
+    middleware: [
+      {
+        pre(context: RequestContext) {
+          if (signal) context.setSignal(signal);
+          context.setHeaderParam('Accept', PARTIAL_METADATA_LIST_ACCEPT);
+          return new Observable(Promise.resolve(context));
+        },
+        post(context: ResponseContext) {
+          return new Observable(Promise.resolve(context));
+        },
+      },
+    ],
+    middlewareMergeStrategy: 'append',
   };
 }
 
@@ -123,6 +162,19 @@ export class KubeRegistrarApi implements RegistrarApi {
         this.opts(signal),
       );
       return list.items.map(plainSecret);
+    });
+  }
+
+  listSecretMetadata(namespace: string, signal?: AbortSignal) {
+    this.counter.count('LIST');
+    return call(`LIST secrets -n ${namespace} (metadata)`, async () => {
+      const list = await this.kube.core.listNamespacedSecret(
+        { namespace },
+        metadataOnly(signal),
+      );
+      return list.items.map(s => ({
+        metadata: plainMeta(s.metadata),
+      }));
     });
   }
 

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
+import packageJson from '../../package.json';
 import { KubeClient, isInCluster } from '../kube/client';
 import { KubeRegistrarApi } from './api';
 import { runRegistrarPass } from './executor';
@@ -8,6 +10,7 @@ import {
   parseProviderSpec,
   PRESET_NAMES,
   RegistrarConfigError,
+  REGISTRAR_DEFAULTS,
   resolveRegistrarOptions,
   type ProviderInput,
   type RegistrarInput,
@@ -36,13 +39,32 @@ service account when run in a pod, else KUBECONFIG or ~/.kube/config.
       --kubeconfig PATH         use this kubeconfig instead of the in-cluster config or KUBECONFIG
       --secret-name-pattern G   deprecated: one custom provider's glob (with --secret-key)
       --secret-key KEY          deprecated: one custom provider's key
-  -h, --help                    this help`;
+      --leader-elect            without --once, reconcile only while holding a Lease in the target namespace
+      --leader-election-id NAME the Lease's name (default acr-<16 hex of sha256(prefix|managed-by)>)
+      --health-probe-bind-address ADDR
+                                serve /healthz and /readyz here without --once (default :8081; empty: off)
+      --metrics-bind-address ADDR
+                                serve Prometheus metrics here without --once (default "0": off)
+      --version                 print the version and exit
+  -h, --help                    this help
+
+A flag given twice takes its last value (--provider adds up). Exit code 1 on an invalid flag or value,
+and with --once when a namespace failed.`;
 
 export interface RegistrarCliArgs {
   once: boolean;
   debug: boolean;
   help: boolean;
+  version: boolean;
   kubeconfig?: string;
+  /** `--leader-elect` (turned off by --dry-run, with a notice, as upstream does). */
+  leaderElect: boolean;
+  /** `--leader-election-id`, else derived from the label prefix and managed-by as upstream does. */
+  leaderElectionId: string;
+  /** `--health-probe-bind-address`; '' = off. */
+  healthProbeBindAddress: string;
+  /** `--metrics-bind-address`; '0' = off. */
+  metricsBindAddress: string;
   input: RegistrarInput;
   /** Deprecation notices to log. */
   notices: string[];
@@ -54,6 +76,8 @@ const BOOL_FLAGS = new Set([
   'debug',
   'exec-credentials',
   'help',
+  'version',
+  'leader-elect',
 ]);
 const VALUE_FLAGS = new Set([
   'target-namespace',
@@ -65,6 +89,9 @@ const VALUE_FLAGS = new Set([
   'kubeconfig',
   'secret-name-pattern',
   'secret-key',
+  'leader-election-id',
+  'health-probe-bind-address',
+  'metrics-bind-address',
 ]);
 const SHORT: Record<string, string> = { t: 'target-namespace', h: 'help' };
 
@@ -91,9 +118,10 @@ export function flagName(key: string): string {
   return FLAG_OF[key] ?? key;
 }
 
+/** Go's strconv.ParseBool, as pflag reads `--flag=value`. */
 function parseBool(flag: string, value: string): boolean {
-  if (/^(true|1|t)$/i.test(value)) return true;
-  if (/^(false|0|f)$/i.test(value)) return false;
+  if (/^(1|t|T|true|TRUE|True)$/.test(value)) return true;
+  if (/^(0|f|F|false|FALSE|False)$/.test(value)) return false;
   throw new RegistrarConfigError(`--${flag}`, `"${value}" is not a boolean`);
 }
 
@@ -106,13 +134,15 @@ export function parseRegistrarArgs(argv: string[]): RegistrarCliArgs {
     let name: string;
     let inline: string | undefined;
     const long = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
-    const short = /^-([a-z])(?:=(.*))?$/s.exec(arg);
+    // pflag shorthands: -t v, -tv, -t=v.
+    const short = /^-([a-z])(.*)$/s.exec(arg);
     if (long) {
       name = long[1];
       inline = long[2];
     } else if (short && SHORT[short[1]]) {
       name = SHORT[short[1]];
-      inline = short[2];
+      inline =
+        short[2] === '' ? undefined : short[2].replace(/^=/, '') || undefined;
     } else {
       throw new RegistrarConfigError(arg, `unknown argument\n${USAGE}`);
     }
@@ -128,13 +158,8 @@ export function parseRegistrarArgs(argv: string[]): RegistrarCliArgs {
       throw new RegistrarConfigError(`--${name}`, `unknown flag\n${USAGE}`);
     }
   }
-  const one = (name: string) => {
-    const v = values[name];
-    if (v && v.length > 1) {
-      throw new RegistrarConfigError(`--${name}`, 'given more than once');
-    }
-    return v?.[0];
-  };
+  // pflag: a single-value flag given twice takes its last value.
+  const one = (name: string) => values[name]?.at(-1);
 
   const notices: string[] = [];
   let providers: ProviderInput[] | undefined;
@@ -168,14 +193,52 @@ export function parseRegistrarArgs(argv: string[]): RegistrarCliArgs {
   // Deprecated: resolveRegistrarOptions maps them onto one provider (or refuses them with --provider).
   set('secretNamePattern', one('secret-name-pattern'));
   set('secretKey', one('secret-key'));
+  const leaderElectionId = one('leader-election-id');
+  if (leaderElectionId !== undefined && !leaderElectionId.trim()) {
+    throw new RegistrarConfigError(
+      '--leader-election-id',
+      'must not be empty; omit it to derive one',
+    );
+  }
+  let leaderElect = !!bools['leader-elect'];
+  if (leaderElect && bools['dry-run']) {
+    notices.push('--dry-run disables leader election');
+    leaderElect = false;
+  }
   return {
     once: !!bools.once,
     debug: !!bools.debug,
     help: !!bools.help,
+    version: !!bools.version,
     kubeconfig: one('kubeconfig'),
+    leaderElect,
+    leaderElectionId:
+      leaderElectionId?.trim() ??
+      deriveLeaderElectionId(
+        input.labelPrefix ?? REGISTRAR_DEFAULTS.labelPrefix,
+        input.managedBy ?? REGISTRAR_DEFAULTS.managedBy,
+      ),
+    healthProbeBindAddress: one('health-probe-bind-address') ?? ':8081',
+    metricsBindAddress: one('metrics-bind-address') ?? '0',
     input,
     notices,
   };
+}
+
+/** Upstream's default Lease name: `acr-` and the first 16 hex digits of sha256(prefix|managedBy). */
+export function deriveLeaderElectionId(
+  labelPrefix: string,
+  managedBy: string,
+): string {
+  const sum = createHash('sha256')
+    .update(`${labelPrefix}|${managedBy}`)
+    .digest('hex');
+  return `acr-${sum.slice(0, 16)}`;
+}
+
+/** This package's version (package.json, inlined by the build). */
+export function registrarVersion(): string {
+  return packageJson.version;
 }
 
 /** In-cluster config first, else the local kubeconfig (KUBECONFIG, then ~/.kube/config). */
@@ -215,12 +278,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stdout(`${USAGE}\n`);
       return 0;
     }
+    if (args.version) {
+      io.stdout(`infrared-registrar version ${registrarVersion()}\n`);
+      return 0;
+    }
     ({ options, warnings } = resolveRegistrarOptions(args.input, {
       keyName: flagName,
     }));
   } catch (e) {
+    // As upstream (cobra): an invalid flag or value exits 1.
     io.stderr(`infrared-registrar: ${(e as Error).message}\n`);
-    return 2;
+    return 1;
   }
   const logger: RegistrarLogger = slogTextLogger(io.stdout, {
     debug: args.debug,
@@ -233,7 +301,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     kubeConfig = io.kubeConfig ?? loadRegistrarKubeConfig(args.kubeconfig);
   } catch (e) {
     io.stderr(`infrared-registrar: ${(e as Error).message}\n`);
-    return 2;
+    return 1;
   }
   const client = new KubeClient(kubeConfig);
   const api = new KubeRegistrarApi(client);

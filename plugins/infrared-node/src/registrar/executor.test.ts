@@ -52,7 +52,28 @@ const run = (
 };
 
 describe('runRegistrarPass', () => {
-  it('registers every child with two reads, then a steady pass makes two requests and no write', async () => {
+  it.each(['helm.sh/release.v1', 'kubernetes.io/service-account-token'])(
+    'reports a cluster-<name> Secret of type %s as not_managed without a CREATE, pass after pass',
+    async type => {
+      const api = world(1);
+      api.addSecret({
+        ...argo('cluster-child-000', {
+          labels: { owner: 'helm', name: 'cluster-child-000' },
+        }),
+        type,
+      });
+      for (let pass = 0; pass < 2; pass++) {
+        const { report, log } = await run(api);
+        expect(report.requestsByVerb).toEqual({ LIST: 3 });
+        expect(report.conflicts.map(c => c.reason)).toEqual(['not_managed']);
+        expect(report.errors).toEqual([]);
+        expect(log.messages('error')).toEqual(['refused to register cluster']);
+      }
+      expect(api.secret('argocd', 'cluster-child-000')?.type).toBe(type);
+    },
+  );
+
+  it('registers every child with three reads (the third because it creates), then a steady pass makes two requests and no write', async () => {
     const api = world(25);
     const first = await run(api);
     expect(first.report).toMatchObject({
@@ -61,7 +82,7 @@ describe('runRegistrarPass', () => {
       errors: [],
       keys: 25,
     });
-    expect(first.report.requestsByVerb).toEqual({ LIST: 2, POST: 25 });
+    expect(first.report.requestsByVerb).toEqual({ LIST: 3, POST: 25 });
     expect(
       first.log.messages('info').filter(m => m === 'registered cluster'),
     ).toHaveLength(25);
@@ -99,7 +120,8 @@ describe('runRegistrarPass', () => {
     const api = world(3);
     const { report, log } = await run(api, options({ dryRun: true }));
     expect(report.writes).toBe(0);
-    expect(report.requestsByVerb).toEqual({ LIST: 2 });
+    // The third LIST: the names a create would meet, so dry-run reports what a real pass would.
+    expect(report.requestsByVerb).toEqual({ LIST: 3 });
     expect(
       log
         .messages('info')

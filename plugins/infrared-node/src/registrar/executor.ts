@@ -28,6 +28,38 @@ export const SOURCE_SECRET_FIELD_SELECTOR =
 /** Rounds of "plan, GET the namespaces it needs, plan again" before deciding without them. */
 const MAX_LOOKUP_ROUNDS = 3;
 
+/**
+ * Target-namespace Secrets the field-selected LIST left out, as metadata only and without the
+ * ownership label: they hold a name, and nothing here may ever update, demote or delete them.
+ */
+function hiddenTargetSecrets(
+  listed: RegistrarSecret[],
+  seen: RegistrarSecret[],
+  options: RegistrarOptions,
+): RegistrarSecret[] {
+  const known = new Set(
+    seen
+      .filter(s => s.metadata.namespace === options.targetNamespace)
+      .map(s => s.metadata.name),
+  );
+  const managedBy = registrarKeys(options.labelPrefix).managedBy;
+  return listed
+    .filter(s => !known.has(s.metadata.name))
+    .map(s => {
+      const labels = { ...(s.metadata.labels ?? {}) };
+      delete labels[managedBy];
+      return {
+        metadata: {
+          ...s.metadata,
+          namespace: options.targetNamespace,
+          labels,
+        },
+        type: s.type ?? 'hidden',
+        data: {},
+      };
+    });
+}
+
 export interface RegistrarPassReport {
   startedAt: string;
   durationMs: number;
@@ -190,6 +222,7 @@ export async function runRegistrarPass(
   report.readMs = Date.now() - readStart;
   const lookups: Record<string, NamespaceLookup> = {};
   let plan: RegistrarPlan | undefined;
+  let hiddenChecked = false;
   for (let round = 1; ; round++) {
     const observed: RegistrarObserved = {
       namespaces,
@@ -200,10 +233,40 @@ export async function runRegistrarPass(
     const planStart = Date.now();
     plan = planRegistrarPass(observed, options);
     report.planMs += Date.now() - planStart;
+    if (signal?.aborted) break;
+    if (
+      plan.needs.length === 0 &&
+      !hiddenChecked &&
+      api.listSecretMetadata &&
+      plan.actions.some(a => a.type === 'create')
+    ) {
+      // Before creating: the names the LIST's field selector hides (a Helm release or a token
+      // Secret called cluster-<name>) are taken too; seen now, they are not_managed, not a
+      // failed CREATE on every pass.
+      hiddenChecked = true;
+      const lookupStart = Date.now();
+      let hidden: RegistrarSecret[] = [];
+      try {
+        hidden = hiddenTargetSecrets(
+          await api.listSecretMetadata(options.targetNamespace, signal),
+          secrets,
+          options,
+        );
+      } catch (e) {
+        logger.debug(
+          'could not list the target namespace; creates go ahead and AlreadyExists decides',
+          { namespace: options.targetNamespace, error: (e as Error).message },
+        );
+      }
+      report.readMs += Date.now() - lookupStart;
+      if (hidden.length) {
+        secrets = [...secrets, ...hidden];
+        continue;
+      }
+    }
     if (
       plan.needs.length === 0 ||
-      round >= MAX_LOOKUP_ROUNDS ||
-      signal?.aborted
+      round >= MAX_LOOKUP_ROUNDS + (hiddenChecked ? 1 : 0)
     )
       break;
     const lookupStart = Date.now();

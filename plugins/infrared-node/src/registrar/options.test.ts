@@ -155,7 +155,7 @@ describe('resolveRegistrarOptions', () => {
     [
       'the deprecated pattern with providers',
       { secretKey: 'k', providers: ['k3k'] },
-      'infrared.registrar.secretKey: infrared.registrar.secretKey cannot be combined with infrared.registrar.providers; express them as a provider instead: legacy=k3k-*-kubeconfig=k',
+      'infrared.registrar.secretKey: infrared.registrar.secretKey cannot be combined with infrared.registrar.providers; express them as a provider instead: custom=k3k-*-kubeconfig=k',
     ],
     [
       'zero interval',

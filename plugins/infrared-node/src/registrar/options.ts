@@ -157,7 +157,7 @@ export const PROVIDER_OBJECT_KEYS = [
 ] as const;
 
 /** The provider the deprecated pattern/key settings stand for, and its `<prefix>provider` label. */
-export const LEGACY_PROVIDER_NAME = 'legacy';
+export const LEGACY_PROVIDER_NAME = 'custom';
 
 /** Invalid registrar configuration; the message names the key (or flag) at fault. */
 export class RegistrarConfigError extends Error {

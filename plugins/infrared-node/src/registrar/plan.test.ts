@@ -367,6 +367,15 @@ describe('planRegistrarPass: discovery', () => {
     );
     expect(plan.actions).toEqual([]);
     expect(logged(plan, 'debug')).toContain('skipping terminating namespace');
+    // As upstream: a warning for each registration the terminating namespace keeps alive.
+    expect(plan.logs.filter(l => l.level === 'warn')).toEqual([
+      {
+        level: 'warn',
+        message:
+          'source namespace still exists but produced no registration; not deleting',
+        fields: { secret: 'cluster-old', namespace: 'a' },
+      },
+    ]);
   });
 });
 

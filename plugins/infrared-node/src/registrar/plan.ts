@@ -375,6 +375,7 @@ class Planner {
     }
     if (ns.metadata.deletionTimestamp) {
       this.log('debug', 'skipping terminating namespace', { namespace: key });
+      this.keepWhileTerminating(key);
       return;
     }
     this.collectStaleUid(ns);
@@ -383,6 +384,28 @@ class Planner {
     if (!found.ok) return;
     const applied = this.apply(found.child);
     if (applied) this.collect(key, applied);
+  }
+
+  /**
+   * A terminating namespace still exists, so nothing recorded against it is deleted or demoted
+   * (a finalizer may yet abort the deletion); upstream warns for each such registration.
+   */
+  keepWhileTerminating(key: string) {
+    for (const s of this.recordedAgainst(key)) {
+      if (isPinned(s, this.keys)) {
+        this.log('debug', 'registration is pinned; leaving it', {
+          secret: s.metadata.name,
+          namespace: key,
+          label: this.keys.prune,
+        });
+        continue;
+      }
+      this.log(
+        'warn',
+        'source namespace still exists but produced no registration; not deleting',
+        { secret: s.metadata.name, namespace: key },
+      );
+    }
   }
 
   /** The source namespace is provably gone: its unpinned registrations go, UID-preconditioned. */

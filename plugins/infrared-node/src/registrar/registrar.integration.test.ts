@@ -191,7 +191,8 @@ describe('registrar on a real control plane', () => {
     const first = await r.pass();
     expect(first.report.errors).toEqual([]);
     expect(first.report.created).toBe(2);
-    expect(first.report.requestsByVerb).toEqual({ LIST: 2, POST: 2 });
+    // The third LIST (metadata only, the target namespace) because it creates.
+    expect(first.report.requestsByVerb).toEqual({ LIST: 3, POST: 2 });
 
     const ks = await r.argo(`cluster-${kCluster}`);
     expect(ks.type).toBe('Opaque');
@@ -314,7 +315,7 @@ describe('registrar on a real control plane', () => {
     await r.child(c);
     const { report, log } = await r.pass();
     expect(report.writes).toBe(0);
-    expect(report.requestsByVerb).toEqual({ LIST: 2 });
+    expect(report.requestsByVerb).toEqual({ LIST: 3 });
     expect(log.messages('info')).toContain(
       '[dry-run] would create cluster secret',
     );
@@ -406,6 +407,25 @@ describe('registrar on a real control plane', () => {
     const adopted = await r.argo(`cluster-${orphan}`);
     expect(adopted.metadata.labels[`${P}source-namespace`]).toBeTruthy();
     expect(unb64(adopted.data.server)).toBe('https://192.0.2.20:6443');
+  });
+
+  it('refuses a Helm release Secret named cluster-<name> as not_managed, without a CREATE on any pass', async () => {
+    const r = await registrar();
+    const c = uniqueName('helm');
+    await r.child(c);
+    await putSecret(
+      r.targetNamespace,
+      `cluster-${c}`,
+      { release: 'H4sI' },
+      'helm.sh/release.v1',
+    );
+    for (let i = 0; i < 2; i++) {
+      const { report } = await r.pass();
+      expect(report.requestsByVerb).toEqual({ LIST: 3 });
+      expect(report.conflicts.map(x => x.reason)).toEqual(['not_managed']);
+      expect(report.errors).toEqual([]);
+    }
+    expect((await r.argo(`cluster-${c}`)).type).toBe('helm.sh/release.v1');
   });
 
   it('reports create_race when the Secret appears between the read and the create', async () => {

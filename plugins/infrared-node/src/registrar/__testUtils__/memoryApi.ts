@@ -91,6 +91,13 @@ export class MemoryRegistrarApi implements RegistrarApi {
       .map(clone);
   }
 
+  async listSecretMetadata(namespace: string) {
+    this.check('LIST', { name: `secrets -n ${namespace} (metadata)` });
+    return [...this.secrets.values()]
+      .filter(s => s.metadata.namespace === namespace)
+      .map(s => ({ metadata: clone(s.metadata) }));
+  }
+
   async createSecret(secret: RegistrarSecret) {
     const { namespace, name } = secret.metadata;
     this.check('POST', { namespace, name });
