@@ -61,6 +61,27 @@ export interface Config {
       autoMerge?: boolean;
     };
 
+    /** Zone placement and the release gate (issue 15). */
+    placement?: {
+      /**
+       * The Argo CD AppProject of zone Applications, read from namespace argocd before a zone is
+       * promoted (it must allow the zone's destination). Default products.
+       */
+      project?: string;
+      /**
+       * Time between release gate passes, e.g. `1m`, an ISO duration or `{ minutes: 1 }`. Default one
+       * minute. An allowlist or zone change starts a pass at once.
+       */
+      gateInterval?:
+        | string
+        | {
+            milliseconds?: number;
+            seconds?: number;
+            minutes?: number;
+            hours?: number;
+          };
+    };
+
     // ---------------------------------------------------------------------------------------------
     // registrar: child-cluster registrar (issue 6), owned by plugins/infrared-backend/src/registrar
     // ---------------------------------------------------------------------------------------------

@@ -5,15 +5,18 @@ import {
 import { infraredPermissions } from '@internal/plugin-infrared-common';
 import {
   gitopsPublisherExtensionPoint,
+  KubePlacementApi,
   type GitopsPublisherFactory,
 } from '@internal/plugin-infrared-node';
 import { createRouter } from './api/router';
 import { ClusterService, createClusters, findRepoRoot } from './clusters';
 import { createGitopsPublisher } from './gitops';
 import { infraredKubeServiceRef } from './kube';
+import { createPlacement } from './placement';
 import { registerRegistrarTask } from './registrar';
 
 export { CLUSTERS_RECONCILE_TASK_ID } from './clusters';
+export { RELEASE_GATE_TASK_ID } from './placement';
 
 /**
  * The Infrared backend plugin: REST API under /api/infrared and the reconcilers.
@@ -74,6 +77,17 @@ export const infraredPlugin = createBackendPlugin({
             publisher,
             withDiscovered: Boolean(registrar),
           });
+          if (kube.management.client) {
+            // The release gate; the placement routes come with the generated router.
+            await createPlacement({
+              config,
+              logger,
+              scheduler,
+              kube: new KubePlacementApi(kube.management.client),
+              clusters: kube.management.api.clusters,
+              publisher,
+            });
+          }
         } else {
           logger.warn(
             `infrared: ${kube.unavailable}; cluster routes answer 503`,

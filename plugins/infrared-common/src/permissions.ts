@@ -18,9 +18,18 @@ export const infraredClusterDeletePermission = createPermission({
   attributes: { action: 'delete' },
 });
 
+/**
+ * Replace an org's cluster allowlist (platform admins): which clusters the org's zones may run on.
+ */
+export const infraredAllowlistUpdatePermission = createPermission({
+  name: 'infrared.allowlist.update',
+  attributes: { action: 'update' },
+});
+
 /** Every permission of the Infrared plugins, for registration with the permission framework. */
 export const infraredPermissions = [
   infraredClusterReadPermission,
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
+  infraredAllowlistUpdatePermission,
 ];

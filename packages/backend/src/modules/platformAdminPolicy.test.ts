@@ -1,6 +1,7 @@
 import { ConfigReader } from '@backstage/config';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
+  infraredAllowlistUpdatePermission,
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
   infraredClusterReadPermission,
@@ -46,6 +47,24 @@ describe('PlatformAdminPolicy', () => {
     ['developer creates', infraredClusterCreatePermission, developer, 'DENY'],
     ['developer deletes', infraredClusterDeletePermission, developer, 'DENY'],
     ['developer reads', infraredClusterReadPermission, developer, 'ALLOW'],
+    [
+      'admin updates an allowlist',
+      infraredAllowlistUpdatePermission,
+      admin,
+      'ALLOW',
+    ],
+    [
+      'developer updates an allowlist',
+      infraredAllowlistUpdatePermission,
+      developer,
+      'DENY',
+    ],
+    [
+      'nobody updates an allowlist',
+      infraredAllowlistUpdatePermission,
+      undefined,
+      'DENY',
+    ],
     ['local guest creates', infraredClusterCreatePermission, guest, 'ALLOW'],
     ['nobody creates', infraredClusterCreatePermission, undefined, 'DENY'],
   ])('%s -> %s', async (_name, permission, user, expected) => {
@@ -87,12 +106,20 @@ describe('PlatformAdminPolicy', () => {
       ),
     );
     expect(
-      (await custom.handle({ permission: infraredClusterCreatePermission }, developer))
-        .result,
+      (
+        await custom.handle(
+          { permission: infraredClusterCreatePermission },
+          developer,
+        )
+      ).result,
     ).toBe(AuthorizeResult.ALLOW);
     expect(
-      (await custom.handle({ permission: infraredClusterCreatePermission }, admin))
-        .result,
+      (
+        await custom.handle(
+          { permission: infraredClusterCreatePermission },
+          admin,
+        )
+      ).result,
     ).toBe(AuthorizeResult.DENY);
   });
 });

@@ -32,8 +32,8 @@ export function readPlatformAdminPolicyOptions(
 }
 
 /**
- * The portal's permission policy: the Infrared permissions that change clusters
- * (create, delete, ...) are for platform admins only; reading them and everything
+ * The portal's permission policy: the Infrared permissions that change clusters or allowlists
+ * (create, delete, infrared.allowlist.update, ...) are for platform admins only; reading them and everything
  * outside Infrared is allowed to any signed-in user.
  */
 export class PlatformAdminPolicy implements PermissionPolicy {

@@ -7,3 +7,4 @@ export * from './conditions';
 export * from './probe';
 export { InMemoryManagementApi, matchesLabelSelector } from './memory';
 export * from './meta';
+export * from './placement';

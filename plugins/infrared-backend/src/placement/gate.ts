@@ -1,0 +1,233 @@
+/** The release gate's executor: reads with LISTs, plans each promoting Release, publishes, writes status. */
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  ARGOCD_NAMESPACE,
+  appProjectFacts,
+  placementClusterFacts,
+  type ReleaseResource,
+} from '@internal/plugin-infrared-common';
+import {
+  forEachLimited,
+  isConflict,
+  type ClusterApi,
+  type GitopsPublisher,
+  type GitopsRepoDescription,
+  type PlacementKubeApi,
+} from '@internal/plugin-infrared-node';
+import {
+  InvalidApplicationError,
+  renderZoneApplication,
+  ZONE_LABEL,
+} from './application';
+import type { ApplicationValidator } from './argoModels';
+import {
+  completePromotion,
+  isGated,
+  planRelease,
+  releaseRef,
+  releaseStatusChanged,
+  type GateWorld,
+  type PromotionOutcome,
+  type ReleasePlan,
+} from './plan';
+
+export interface ReleaseGateOptions {
+  kube: PlacementKubeApi;
+  clusters: Pick<ClusterApi, 'list'>;
+  publisher: GitopsPublisher;
+  managementCluster: string;
+  /** The AppProject of zone Applications. */
+  project: string;
+  logger: LoggerService;
+  /** Argo CD's Application schema; default @kubernetes-models/argo-cd. */
+  validate?: ApplicationValidator;
+  now?: () => Date;
+}
+
+export interface GatePassSummary {
+  /** Releases in a gated phase. */
+  releases: number;
+  /** Zone changes published. */
+  published: number;
+  /** Release statuses written. */
+  statusWrites: number;
+  /** API requests the pass sent. */
+  requests: number;
+  durationMs: number;
+}
+
+/** The gitops change that promotes one zone of a Release: one key per Release and zone. */
+export function promotionKey(release: ReleaseResource, zone: string): string {
+  return `promote-${release.metadata.namespace}-${release.metadata.name}-${zone}`;
+}
+
+export class ReleaseGate {
+  constructor(private readonly options: ReleaseGateOptions) {}
+
+  /** One pass over every Release in a gated phase. */
+  async pass(signal?: AbortSignal): Promise<GatePassSummary> {
+    const { kube, logger } = this.options;
+    const started = Date.now();
+    const requestsBefore = kube.counter.total;
+    const summary: GatePassSummary = {
+      releases: 0,
+      published: 0,
+      statusWrites: 0,
+      requests: 0,
+      durationMs: 0,
+    };
+    const finish = () => ({
+      ...summary,
+      requests: kube.counter.total - requestsBefore,
+      durationMs: Date.now() - started,
+    });
+
+    const releases = (await kube.listReleases()).filter(isGated);
+    summary.releases = releases.length;
+    if (!releases.length || signal?.aborted) return finish();
+
+    const world = await this.observe();
+    let repo: Promise<GitopsRepoDescription> | undefined;
+    const describe = () => (repo ??= this.options.publisher.describe());
+
+    await forEachLimited(
+      releases,
+      4,
+      async release => {
+        try {
+          const plan = planRelease(release, world);
+          let status = plan.status;
+          if (plan.promote) {
+            const outcome = await this.promote(plan, describe);
+            if ('result' in outcome && !outcome.result.merged) {
+              logger.info(
+                `infrared: release ${releaseRef(release)} zone ${
+                  plan.promote.zone.name
+                }: ${outcome.result.state} ${outcome.result.url}`,
+              );
+            }
+            if ('result' in outcome) summary.published++;
+            status = completePromotion(
+              status,
+              plan.promote,
+              outcome,
+              world.now,
+            );
+          }
+          if (releaseStatusChanged(release.status, status)) {
+            await kube.patchReleaseStatus(
+              release.metadata.namespace ?? '',
+              release.metadata.name,
+              {
+                phase: status.phase,
+                message: status.message,
+                zones: status.zones,
+              },
+              release.metadata.resourceVersion,
+            );
+            summary.statusWrites++;
+          }
+        } catch (e) {
+          const level = isConflict(e) ? 'debug' : 'warn';
+          logger[level](
+            `infrared: release gate: release ${releaseRef(release)}: ${
+              (e as Error).message
+            }`,
+          );
+        }
+      },
+      signal,
+    );
+    return finish();
+  }
+
+  /** Everything the planner needs, in five LISTs. */
+  private async observe(): Promise<GateWorld> {
+    const { kube, clusters } = this.options;
+    const [products, orgs, clusterList, projects, applications] =
+      await Promise.all([
+        kube.listProducts(),
+        kube.listOrganizations(),
+        clusters.list(),
+        kube.listAppProjects(ARGOCD_NAMESPACE),
+        kube.listApplications(ARGOCD_NAMESPACE, ZONE_LABEL),
+      ]);
+    return {
+      products: new Map(
+        products.map(p => [`${p.metadata.namespace}/${p.metadata.name}`, p]),
+      ),
+      orgs,
+      clusters: new Map(
+        clusterList.map(c => [c.metadata.name, placementClusterFacts(c)]),
+      ),
+      appProjects: new Map(
+        projects.map(p => [p.metadata.name, appProjectFacts(p)]),
+      ),
+      applications: new Map(applications.map(a => [a.metadata.name, a])),
+      managementCluster: this.options.managementCluster,
+      project: this.options.project,
+      now: (this.options.now?.() ?? new Date()).toISOString(),
+    };
+  }
+
+  private async promote(
+    plan: ReleasePlan,
+    describe: () => Promise<GitopsRepoDescription>,
+  ): Promise<PromotionOutcome> {
+    const { release, product } = plan;
+    const { zone, placement, pending } = plan.promote!;
+    try {
+      const repo = await describe();
+      const version = release.status?.version || release.spec.version;
+      const text = renderZoneApplication(
+        {
+          product: {
+            namespace: product!.metadata.namespace ?? '',
+            name: product!.metadata.name,
+          },
+          zone,
+          placement,
+          release: {
+            namespace: release.metadata.namespace ?? '',
+            name: release.metadata.name,
+            version: version || undefined,
+          },
+          repoUrl: repo.repoUrl,
+          branch: repo.defaultBranch,
+        },
+        this.options.validate,
+      );
+      const what = `${product!.metadata.name}${version ? ` ${version}` : ''}`;
+      const result = await this.options.publisher.publish(
+        {
+          key: promotionKey(release, zone.name),
+          title: `Promote ${what} to zone ${zone.name}`,
+          body: [
+            `Release \`${releaseRef(release)}\` promotes zone \`${
+              zone.name
+            }\` of Product \`${product!.metadata.namespace}/${
+              product!.metadata.name
+            }\`.`,
+            '',
+            `- Application: \`${placement.applicationName}\` in \`${placement.applicationPath}\``,
+            `- Destination: ${
+              placement.destination.name
+                ? `cluster \`${placement.destination.name}\``
+                : `\`${placement.destination.server}\``
+            }, namespace \`${placement.destination.namespace}\``,
+            `- AppProject: \`${placement.project}\``,
+            `- Placement: ${placement.decision}, ${placement.message}`,
+          ].join('\n'),
+          files: { [placement.applicationPath]: text },
+        },
+        pending ? { pending } : undefined,
+      );
+      return { result };
+    } catch (e) {
+      return {
+        error: (e as Error).message,
+        invalid: e instanceof InvalidApplicationError,
+      };
+    }
+  }
+}

@@ -1,0 +1,316 @@
+/** What the placement routes delegate to: org allowlists, zones, a Product's placement. */
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  ConflictError,
+  InputError,
+  NotAllowedError,
+  NotFoundError,
+} from '@backstage/errors';
+import {
+  ARGOCD_NAMESPACE,
+  appProjectFacts,
+  decideZonePlacement,
+  findOrgOfNamespace,
+  isOrgAdmin,
+  latestRelease,
+  orgAllowlist,
+  organizationView,
+  placementClusterFacts,
+  productZoneViews,
+  zoneApproval,
+  zoneEnvironment,
+  type ClusterAllowlist,
+  type OrganizationResource,
+  type OrganizationView,
+  type ProductPlacementView,
+  type ProductResource,
+  type ZoneView,
+} from '@internal/plugin-infrared-common';
+import {
+  retryOnConflict,
+  type ClusterApi,
+  type PlacementKubeApi,
+} from '@internal/plugin-infrared-node';
+
+/** Who asks, as far as placement cares. */
+export interface PlacementCaller {
+  /** The signed-in user's entity ref; undefined for a service. */
+  userEntityRef?: string;
+  /** The caller holds infrared.allowlist.update. */
+  platformAdmin: boolean;
+}
+
+export interface PlacementServiceOptions {
+  kube: PlacementKubeApi;
+  clusters: Pick<ClusterApi, 'list'>;
+  managementCluster: string;
+  /** The AppProject of zone Applications. */
+  project: string;
+  logger: LoggerService;
+  /** Called after every write (the gate looks again at once). */
+  onChange?: () => void;
+}
+
+/** The allowlist before and after a PUT, for the audit log. */
+export interface AllowlistChange {
+  org: string;
+  before: string[];
+  after: string[];
+  changed: boolean;
+}
+
+export class PlacementService {
+  constructor(private readonly options: PlacementServiceOptions) {}
+
+  async listOrgs(): Promise<OrganizationView[]> {
+    const orgs = await this.options.kube.listOrganizations();
+    return orgs
+      .map(organizationView)
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  private async org(name: string): Promise<OrganizationResource> {
+    const org = await this.options.kube.getOrganization(name);
+    if (!org) throw new NotFoundError(`Organization ${name} not found`);
+    return org;
+  }
+
+  async getAllowlist(org: string): Promise<ClusterAllowlist> {
+    return { clusters: orgAllowlist(await this.org(org)) };
+  }
+
+  /**
+   * Replaces an org's cluster allowlist (stored sorted, as the set it is). Writes nothing when it
+   * already holds exactly these clusters. 404 for an unknown org.
+   */
+  async replaceAllowlist(
+    name: string,
+    clusters: string[],
+  ): Promise<AllowlistChange> {
+    const after = [...new Set(clusters)].sort();
+    const change = await retryOnConflict(async () => {
+      const org = await this.org(name);
+      const before = orgAllowlist(org);
+      const stored = org.spec.clusterAllowlist ?? [];
+      const same =
+        stored.length === after.length &&
+        stored.every((c, i) => c === after[i]);
+      if (!same) {
+        await this.options.kube.replaceClusterAllowlist(
+          name,
+          after,
+          org.metadata.resourceVersion ?? '',
+        );
+      }
+      return { org: name, before, after, changed: !same };
+    });
+    if (change.changed) this.options.onChange?.();
+    return change;
+  }
+
+  /** Every Product zone, with the cluster it runs on (for the Clusters page). */
+  async listZones(): Promise<ZoneView[]> {
+    const [products, orgs] = await Promise.all([
+      this.options.kube.listProducts(),
+      this.options.kube.listOrganizations(),
+    ]);
+    return products
+      .sort((a, b) =>
+        `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(
+          `${b.metadata.namespace}/${b.metadata.name}`,
+        ),
+      )
+      .flatMap(p =>
+        productZoneViews(
+          p,
+          findOrgOfNamespace(orgs, p.metadata.namespace ?? ''),
+          this.options.managementCluster,
+        ),
+      );
+  }
+
+  private async product(
+    namespace: string,
+    name: string,
+  ): Promise<ProductResource> {
+    const product = await this.options.kube.getProduct(namespace, name);
+    if (!product) {
+      throw new NotFoundError(`Product ${namespace}/${name} not found`);
+    }
+    return product;
+  }
+
+  /** Each zone's decision, reason, Application path, destination and the clusters the org may use. */
+  async getPlacement(
+    namespace: string,
+    name: string,
+    caller: PlacementCaller,
+  ): Promise<ProductPlacementView> {
+    const { kube, managementCluster, project } = this.options;
+    const product = await this.product(namespace, name);
+    const [orgs, clusters, projects, releases] = await Promise.all([
+      kube.listOrganizations(),
+      this.options.clusters.list(),
+      kube.listAppProjects(ARGOCD_NAMESPACE),
+      kube.listReleases(namespace),
+    ]);
+    const org = findOrgOfNamespace(orgs, namespace);
+    const allowed = org ? orgAllowlist(org) : [];
+    const facts = new Map(
+      clusters.map(c => [c.metadata.name, placementClusterFacts(c)]),
+    );
+    const projectObject = projects.find(p => p.metadata.name === project);
+    const release = latestRelease(releases, product);
+    const releaseZones = new Map(
+      (release?.status?.zones ?? []).map(z => [z.name, z]),
+    );
+
+    const view: ProductPlacementView = {
+      namespace,
+      name,
+      displayName: product.spec.displayName || name,
+      managementCluster,
+      allowedClusters: allowed,
+      zones: (product.spec.delivery?.zones ?? []).map(zone => {
+        const placement = decideZonePlacement({
+          zone,
+          productNamespace: namespace,
+          org: org
+            ? { name: org.metadata.name, clusterAllowlist: allowed }
+            : undefined,
+          cluster: zone.cluster ? facts.get(zone.cluster) : undefined,
+          managementCluster,
+          project,
+          appProject: projectObject ? appProjectFacts(projectObject) : null,
+        });
+        const inRelease = releaseZones.get(zone.name);
+        return {
+          ...placement,
+          name: zone.name,
+          environment: zoneEnvironment(zone),
+          approval: zoneApproval(zone),
+          choices: allowed,
+          ...(release
+            ? {
+                release: {
+                  name: release.metadata.name,
+                  ...(inRelease
+                    ? {
+                        phase: inRelease.phase,
+                        reason: inRelease.reason,
+                        message: inRelease.message,
+                      }
+                    : {}),
+                },
+              }
+            : {}),
+        };
+      }),
+      can: {
+        updateAllowlist: caller.platformAdmin,
+        setZoneCluster:
+          caller.platformAdmin ||
+          (!!org && isOrgAdmin(org, caller.userEntityRef)),
+      },
+    };
+    if (org) {
+      view.org = {
+        name: org.metadata.name,
+        displayName: org.spec.displayName || org.metadata.name,
+      };
+    }
+    if (release) {
+      view.latestRelease = { name: release.metadata.name };
+      if (release.status?.phase)
+        view.latestRelease.phase = release.status.phase;
+      const version = release.status?.version || release.spec.version;
+      if (version) view.latestRelease.version = version;
+    }
+    return view;
+  }
+
+  /**
+   * Sets (or clears, with null: the management cluster) a zone's cluster, for an org admin of the
+   * Product's org or a platform admin. The cluster must be on the org's allowlist.
+   */
+  async setZoneCluster(
+    namespace: string,
+    name: string,
+    zoneName: string,
+    cluster: string | null,
+    caller: PlacementCaller,
+  ): Promise<{ before?: string; after?: string }> {
+    const change = await retryOnConflict(async () => {
+      const product = await this.product(namespace, name);
+      const zones = product.spec.delivery?.zones ?? [];
+      const index = zones.findIndex(z => z.name === zoneName);
+      if (index < 0) {
+        throw new NotFoundError(
+          `Product ${namespace}/${name} has no zone ${zoneName} (zones: ${
+            zones.map(z => z.name).join(', ') || 'none'
+          })`,
+        );
+      }
+      const orgs = await this.options.kube.listOrganizations();
+      const org = findOrgOfNamespace(orgs, namespace);
+      if (
+        !caller.platformAdmin &&
+        !(org && isOrgAdmin(org, caller.userEntityRef))
+      ) {
+        throw new NotAllowedError(
+          `only an org admin of ${
+            org ? `org ${org.metadata.name}` : "the Product's org"
+          } (a member of a team with role org-admin) or a platform admin may set a zone's cluster`,
+        );
+      }
+      if (cluster) {
+        if (!org) {
+          throw new InputError(
+            `cluster: no Organization holds namespace ${namespace}, so the Product has no cluster allowlist to choose from`,
+          );
+        }
+        const allowed = orgAllowlist(org);
+        if (!allowed.includes(cluster)) {
+          throw Object.assign(
+            new InputError(
+              `cluster: ${cluster} is not a cluster org ${
+                org.metadata.name
+              } may use (allowed: ${allowed.join(', ') || 'none'})`,
+            ),
+            {
+              errors: [
+                {
+                  field: 'cluster',
+                  message: `${cluster} is not on org ${org.metadata.name}'s cluster allowlist`,
+                },
+              ],
+            },
+          );
+        }
+      }
+      const before = zones[index].cluster || undefined;
+      const after = cluster ?? undefined;
+      if (before === after) return { before, after, changed: false };
+      const next = zones.map((z, i) => {
+        if (i !== index) return z;
+        const zone = { ...z, cluster: after };
+        if (!after) delete zone.cluster;
+        return zone;
+      });
+      if (!product.metadata.resourceVersion) {
+        throw new ConflictError(
+          `Product ${namespace}/${name} has no resourceVersion`,
+        );
+      }
+      await this.options.kube.replaceZones(
+        namespace,
+        name,
+        next,
+        product.metadata.resourceVersion,
+      );
+      return { before, after, changed: true };
+    });
+    if (change.changed) this.options.onChange?.();
+    return { before: change.before, after: change.after };
+  }
+}
