@@ -1,8 +1,11 @@
 import {
+  eventually,
   getTestControlPlane,
   uniqueName,
   type KubeClient as DevenvClient,
 } from '@internal/devenv';
+import { kubeConfigFromText } from '../kube/client';
+import { main } from './cli';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -163,5 +166,156 @@ describe('npx infrared-registrar --once on a real control plane', () => {
     );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('--label-prefix: "nope" must end in \'/\'');
+  });
+});
+
+/** A message as slog's text format writes it. */
+const slog = (msg: string) => (/\s/.test(msg) ? JSON.stringify(msg) : msg);
+
+/** The CLI in this process until `stop()`: its stdout lines, its exit code. */
+function startRegistrar(argv: string[], identity: string) {
+  const out: string[] = [];
+  const controller = new AbortController();
+  const done = main(argv, {
+    stdout: t =>
+      out.push(
+        ...t
+          .split('\n')
+          .filter(Boolean)
+          .map(l => `${l} `),
+      ),
+    stderr: t => out.push(`stderr: ${t}`),
+    kubeConfig: kubeConfigFromText(management.kubeconfig),
+    signal: controller.signal,
+    lease: { identity, retryPeriodMs: 200 },
+  });
+  return {
+    out,
+    said: (msg: string) => out.some(l => l.includes(`msg=${slog(msg)} `)),
+    addr: (msg: string) =>
+      /addr=(\S+)/.exec(
+        out.find(l => l.includes(`msg=${slog(msg)} `)) ?? '',
+      )?.[1],
+    stop: () => {
+      controller.abort();
+      return done;
+    },
+  };
+}
+
+async function httpGet(address: string, urlPath: string) {
+  const res = await fetch(`http://${address}${urlPath}`, {
+    signal: AbortSignal.timeout(5_000),
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+describe('infrared-registrar without --once on a real control plane', () => {
+  it('passes every interval while holding the Lease, serves /healthz, /readyz and metrics; a second instance waits and takes over when the first stops', async () => {
+    const managedBy = uniqueName('ctl');
+    const target = uniqueName('argocd');
+    const lease = uniqueName('acr');
+    await createNamespace(target, {});
+    const argv = [
+      '--interval=1s',
+      `--target-namespace=${target}`,
+      `--managed-by=${managedBy}`,
+      '--leader-elect',
+      `--leader-election-id=${lease}`,
+    ];
+    const leaseHolder = async () =>
+      (
+        await admin.request(
+          'GET',
+          `/apis/coordination.k8s.io/v1/namespaces/${target}/leases/${lease}`,
+        )
+      ).body?.spec?.holderIdentity;
+
+    const a = startRegistrar(
+      [
+        ...argv,
+        '--health-probe-bind-address=127.0.0.1:0',
+        '--metrics-bind-address=127.0.0.1:0',
+      ],
+      'instance-a',
+    );
+    let b: ReturnType<typeof startRegistrar> | undefined;
+    try {
+      await eventually(
+        async () => a.said('successfully acquired lease'),
+        30_000,
+        100,
+      );
+      expect(await leaseHolder()).toBe('instance-a');
+      b = startRegistrar(
+        [...argv, '--health-probe-bind-address=', '--metrics-bind-address=0'],
+        'instance-b',
+      );
+      await eventually(
+        async () => b!.said('another instance holds the lease; waiting'),
+        30_000,
+        100,
+      );
+
+      const health = a.addr('serving health probes')!;
+      expect(await httpGet(health, '/healthz')).toEqual({
+        status: 200,
+        body: 'ok',
+      });
+      expect(await httpGet(health, '/readyz')).toEqual({
+        status: 200,
+        body: 'ok',
+      });
+      const scrape = await httpGet(a.addr('serving metrics')!, '/metrics');
+      expect(scrape.status).toBe(200);
+      expect(scrape.body).toContain(
+        'argocd_cluster_registrar_conflicts_total{reason="not_managed"} 0\n',
+      );
+
+      // A child that appears after the start is registered by a later pass.
+      const ns = uniqueName('k3k');
+      const cluster = uniqueName('late');
+      await createNamespace(ns, {
+        [`${P}managed-by`]: managedBy,
+        [`${P}cluster`]: cluster,
+      });
+      await admin.must('POST', `/api/v1/namespaces/${ns}/secrets`, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `k3k-${cluster}-kubeconfig`, namespace: ns },
+        data: { 'kubeconfig.yaml': b64(workload.kubeconfig) },
+      });
+      await eventually(
+        async () =>
+          (
+            await admin.request(
+              'GET',
+              `/api/v1/namespaces/${target}/secrets/cluster-${cluster}`,
+            )
+          ).status === 200,
+        30_000,
+        200,
+      );
+      expect(
+        a.out.filter(l => l.includes('msg="registered cluster"')),
+      ).toHaveLength(1);
+      // The waiting instance has made no pass.
+      expect(b!.said('registered cluster')).toBe(false);
+      expect(b!.said('successfully acquired lease')).toBe(false);
+
+      // The first stops cleanly and gives the Lease up; the second takes it without waiting it out.
+      expect(await a.stop()).toBe(0);
+      expect(a.said('stopped')).toBe(true);
+      await eventually(
+        async () => b!.said('successfully acquired lease'),
+        30_000,
+        100,
+      );
+      expect(await leaseHolder()).toBe('instance-b');
+    } finally {
+      await a.stop();
+      expect(await b?.stop()).toBe(0);
+    }
+    expect(await leaseHolder()).toBe('');
   });
 });

@@ -4,8 +4,15 @@ import packageJson from '../../package.json';
 import { KubeClient, isInCluster } from '../kube/client';
 import { KubeRegistrarApi } from './api';
 import { runRegistrarPass } from './executor';
+import { LeaseElector, type LeaseElectorOptions } from './lease';
 import { slogTextLogger, type RegistrarLogger } from './logger';
 import { RegistrarMetrics } from './metrics';
+import {
+  healthHandler,
+  metricsHandler,
+  PrometheusMeter,
+  serveHttp,
+} from './serve';
 import {
   parseProviderSpec,
   PRESET_NAMES,
@@ -265,6 +272,11 @@ export interface CliIo {
   /** Overrides the client (tests). */
   kubeConfig?: KubeConfig;
   signal?: AbortSignal;
+  /** Lease timings (tests); client-go's defaults otherwise. */
+  lease?: Pick<
+    LeaseElectorOptions,
+    'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs' | 'identity'
+  >;
 }
 
 /** Runs the CLI; resolves to the exit code. */
@@ -305,7 +317,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const client = new KubeClient(kubeConfig);
   const api = new KubeRegistrarApi(client);
-  const metrics = new RegistrarMetrics();
+  const meter =
+    !args.once && args.metricsBindAddress !== '0'
+      ? new PrometheusMeter()
+      : undefined;
+  const metrics = new RegistrarMetrics(meter);
   logger.info('starting', {
     server: client.server,
     targetNamespace: options.targetNamespace,
@@ -319,28 +335,97 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     once: args.once,
   });
 
-  const pass = () =>
-    runRegistrarPass(api, options, { logger, metrics, signal: io.signal });
+  const stop = io.signal ?? new AbortController().signal;
+  const pass = (signal: AbortSignal) =>
+    runRegistrarPass(api, options, { logger, metrics, signal });
+  // --once is a pre-flight check: no Lease (it would take the running instance offline), no servers.
   if (args.once) {
-    const report = await pass();
+    const report = await pass(stop);
     return report.errors.length ? 1 : 0;
   }
-  while (!io.signal?.aborted) {
-    await pass();
-    await new Promise<void>(resolve => {
-      const timer = setTimeout(resolve, options.intervalMs);
-      io.signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
+
+  const servers: Array<{ close(): Promise<void> }> = [];
+  const closeServers = () => Promise.all(servers.map(s => s.close()));
+  try {
+    if (args.healthProbeBindAddress) {
+      const s = await serveHttp(
+        args.healthProbeBindAddress,
+        healthHandler(() => true),
       );
+      servers.push(s);
+      logger.info('serving health probes', { addr: s.address });
+    }
+    if (meter) {
+      // An empty address means ":8080" to controller-runtime; only "0" is off.
+      const s = await serveHttp(
+        args.metricsBindAddress || ':8080',
+        metricsHandler(meter),
+      );
+      servers.push(s);
+      logger.info('serving metrics', { addr: s.address });
+    }
+  } catch (e) {
+    await closeServers();
+    io.stderr(`infrared-registrar: ${(e as Error).message}\n`);
+    return 1;
+  }
+
+  let code = 0;
+  if (!args.leaderElect) {
+    await passEvery(options.intervalMs, stop, pass);
+  } else {
+    const elector = new LeaseElector(client, {
+      namespace: options.targetNamespace,
+      name: args.leaderElectionId,
+      logger,
+      ...io.lease,
+    });
+    if (await elector.acquire(stop)) {
+      const lost = new AbortController();
+      const leading = AbortSignal.any([stop, lost.signal]);
+      const held = elector.hold(leading).then(result => {
+        if (result === 'lost') {
+          logger.error('leader election lost', { lease: elector.description });
+          code = 1;
+          lost.abort();
+        }
+      });
+      await passEvery(options.intervalMs, leading, pass);
+      await held;
+      if (!code) {
+        await elector.release().catch(e =>
+          logger.warn('could not release the lease', {
+            lease: elector.description,
+            error: (e as Error).message,
+          }),
+        );
+      }
+    }
+  }
+  await closeServers();
+  logger.info('stopped');
+  return code;
+}
+
+/** A pass, then one every `intervalMs` after the previous one ends, until the signal aborts. */
+async function passEvery(
+  intervalMs: number,
+  signal: AbortSignal,
+  pass: (signal: AbortSignal) => Promise<unknown>,
+): Promise<void> {
+  while (!signal.aborted) {
+    await pass(signal);
+    await new Promise<void>(resolve => {
+      let timer: ReturnType<typeof setTimeout> | undefined = undefined;
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      timer = setTimeout(done, intervalMs);
+      signal.addEventListener('abort', done, { once: true });
     });
   }
-  logger.info('stopped');
-  return 0;
 }
 
 /** Entry point of bin/infrared-registrar.js. */
