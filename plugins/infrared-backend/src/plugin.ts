@@ -9,11 +9,12 @@ import {
   type GitopsPublisherFactory,
 } from '@internal/plugin-infrared-node';
 import { createRouter } from './api/router';
-import { ClusterService, createClusters, findRepoRoot } from './clusters';
+import { ClusterService, createClusters } from './clusters';
+import { findRepoRoot } from './config';
 import { createGitopsPublisher } from './gitops';
 import { infraredKubeServiceRef } from './kube';
 import { createPlacement } from './placement';
-import { registerRegistrarTask } from './registrar';
+import { discoveredClustersOptions, registerRegistrarTask } from './registrar';
 
 export { CLUSTERS_RECONCILE_TASK_ID } from './clusters';
 export { RELEASE_GATE_TASK_ID } from './placement';
@@ -75,7 +76,9 @@ export const infraredPlugin = createBackendPlugin({
             api: kube.management.api,
             prober: kube.management.prober,
             publisher,
-            withDiscovered: Boolean(registrar),
+            discovered: registrar
+              ? discoveredClustersOptions(config)
+              : undefined,
           });
           if (kube.management.client) {
             // The release gate; the placement routes come with the generated router.

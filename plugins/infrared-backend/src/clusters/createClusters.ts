@@ -6,10 +6,10 @@ import type {
 import {
   listDiscoveredClusters,
   type ClusterProber,
+  type DiscoveredClustersOptions,
   type ManagementApi,
 } from '@internal/plugin-infrared-node';
 import type { GitopsPublisher } from '../gitops';
-import { discoveredClustersOptions } from '../registrar';
 import { ClusterService } from './ClusterService';
 import { readClustersConfig } from './config';
 import { ClusterReconciler } from './reconciler';
@@ -25,8 +25,11 @@ export interface CreateClustersOptions {
   api: ManagementApi;
   prober: ClusterProber;
   publisher: GitopsPublisher;
-  /** List the registrar's child clusters beside the Clusters (when the registrar runs). */
-  withDiscovered: boolean;
+  /**
+   * Where the registrar's child-cluster Secrets are, to list them beside the Clusters; absent when
+   * the registrar does not run. The wiring passes it, so clusters/ never reads registrar/ config.
+   */
+  discovered?: DiscoveredClustersOptions;
 }
 
 /**
@@ -78,9 +81,8 @@ export async function createClusters(
           ),
         );
     },
-    listDiscovered: options.withDiscovered
-      ? () =>
-          listDiscoveredClusters(api.secrets, discoveredClustersOptions(config))
+    listDiscovered: options.discovered
+      ? () => listDiscoveredClusters(api.secrets, options.discovered)
       : undefined,
   });
 }

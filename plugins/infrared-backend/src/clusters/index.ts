@@ -18,11 +18,7 @@ export {
 } from './plan';
 export { resolveConnection, type ClusterConnection } from './connection';
 export { ReconcileTrigger } from './trigger';
-export {
-  readClustersConfig,
-  findRepoRoot,
-  type ClustersConfig,
-} from './config';
+export { readClustersConfig, type ClustersConfig } from './config';
 export { managementClusterResource, isManagementCluster } from './management';
 export {
   createClusters,

@@ -16,7 +16,7 @@ import {
   type ClusterProber,
   type ManagementApi,
 } from '@internal/plugin-infrared-node';
-import { readClustersConfig } from '../clusters/config';
+import { readManagementClusterConfig } from '../config';
 
 /** The backend's access to the management cluster, or why there is none. */
 export interface InfraredKubeService {
@@ -42,7 +42,7 @@ export function createInfraredKube(
   config: RootConfigService,
   logger: LoggerService,
 ): InfraredKubeService {
-  const { kubeconfigPath } = readClustersConfig(config);
+  const { kubeconfigPath } = readManagementClusterConfig(config);
   let client: KubeClient;
   try {
     if (kubeconfigPath) {

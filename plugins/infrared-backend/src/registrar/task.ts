@@ -17,7 +17,7 @@ import {
   type RegistrarOptions,
   type RegistrarPassReport,
 } from '@internal/plugin-infrared-node';
-import { readClustersConfig } from '../clusters/config';
+import { readManagementClusterConfig } from '../config';
 import { readRegistrarConfig } from './config';
 
 /** The scheduled task's id. */
@@ -51,7 +51,7 @@ export interface RegistrarTask {
 }
 
 function defaultClient(config: RootConfigService): KubeClient {
-  const { kubeconfigPath } = readClustersConfig(config);
+  const { kubeconfigPath } = readManagementClusterConfig(config);
   if (kubeconfigPath) return new KubeClient(kubeConfigFromFile(kubeconfigPath));
   if (isInCluster()) return new KubeClient(kubeConfigInCluster());
   throw new Error(
