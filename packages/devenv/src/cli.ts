@@ -10,6 +10,7 @@ import {
   stopControlPlane,
 } from './controlPlane';
 import { setUpDemo } from './demo';
+import { setUpPlacementDemo } from './demoPlacement';
 import { installCrds } from './helpers';
 import { rssBytes } from './processes';
 
@@ -103,6 +104,16 @@ async function demoSetup(cp: ControlPlane, dataDir: string) {
     repoRoot: findRepoRoot(),
     log: m => say(`devenv: ${m}`),
   });
+  const placement = await setUpPlacementDemo(cp.clusters[0]);
+  say(
+    `devenv: placement demo: Organization ${placement.org}, Product ${
+      placement.namespace
+    }/${placement.product} (zones ${placement.zones.join(', ')}), Release ${
+      placement.release
+    }${
+      placement.created.length ? `; made ${placement.created.join(', ')}` : ''
+    }`,
+  );
 }
 
 /** The project's CRDs (deploy/crds) on the management cluster, current with the checkout. */

@@ -37,6 +37,8 @@ export {
   DEMO_CHILD,
 } from './demo';
 export type { DemoChild, DemoChildOptions } from './demo';
+export { setUpPlacementDemo } from './demoPlacement';
+export type { PlacementDemo, PlacementDemoOptions } from './demoPlacement';
 export { KubeClient, renderKubeconfig, parseKubeconfig } from './kube';
 export type { KubeAccess, KubeResponse } from './kube';
 export { getTestControlPlane, uniqueName, STATE_ENV } from './testing';

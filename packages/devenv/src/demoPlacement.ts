@@ -1,0 +1,154 @@
+import path from 'node:path';
+import type { ClusterInfo } from './controlPlane';
+import { ensureNamespace, installCrds } from './helpers';
+import { KubeClient } from './kube';
+
+/** Argo CD's Application and AppProject kinds (no Argo CD runs in devenv). */
+const ARGOCD_CRDS = path.resolve(
+  __dirname,
+  '../../../deploy/test-fixtures/argocd-crds.yaml',
+);
+const API = '/apis/infrared.darkshift.io/v1alpha1';
+
+export interface PlacementDemoOptions {
+  /** The Organization. Default acme. */
+  org?: string;
+  /** The Product in the org's namespace ir-org-<org>. Default checkout. */
+  product?: string;
+  /** The cluster of the release zone. Default edge-demo. */
+  zoneCluster?: string;
+  /** The AppProject of zone Applications in namespace argocd. Default products. */
+  project?: string;
+  /** Who is an org admin of the org. Default the local guest user. */
+  orgAdmins?: string[];
+}
+
+export interface PlacementDemo {
+  org: string;
+  namespace: string;
+  product: string;
+  zones: string[];
+  release: string;
+  /** Objects made by this run (the rest were there and left as they were). */
+  created: string[];
+}
+
+/**
+ * The placement demo on the management cluster, for the Product zone-placement card: Organization
+ * `acme` (namespace ir-org-acme, no cluster allowed yet, the guest user an org admin), Product
+ * `checkout` with a pre-release zone on the management cluster (`checkout-rc`) and a release zone on
+ * edge-demo (`checkout-prod`), its first Release promoting, and the AppProject `products` allowing
+ * both destinations. What exists is left as it is (an allowlist ticked in the UI stays ticked).
+ */
+export async function setUpPlacementDemo(
+  management: ClusterInfo,
+  options: PlacementDemoOptions = {},
+): Promise<PlacementDemo> {
+  const org = options.org ?? 'acme';
+  const product = options.product ?? 'checkout';
+  const zoneCluster = options.zoneCluster ?? 'edge-demo';
+  const project = options.project ?? 'products';
+  const namespace = `ir-org-${org}`;
+  const rc = `${product}-rc`;
+  const prod = `${product}-prod`;
+  const release = `${product}-v0-1-0`;
+  const admin = KubeClient.fromKubeconfig(management.kubeconfig);
+  const created: string[] = [];
+  const create = async (what: string, url: string, body: unknown) => {
+    const res = await admin.createIfAbsent(url, body);
+    if (res.status !== 409) created.push(what);
+    return res.status !== 409;
+  };
+
+  await installCrds(management, ARGOCD_CRDS);
+  await ensureNamespace(management, 'argocd');
+  await ensureNamespace(management, namespace);
+
+  await create(`Organization ${org}`, `${API}/organizations`, {
+    apiVersion: 'infrared.darkshift.io/v1alpha1',
+    kind: 'Organization',
+    metadata: { name: org },
+    spec: {
+      displayName: org.toUpperCase(),
+      clusterAllowlist: [],
+      teams: [
+        {
+          name: 'leads',
+          role: 'org-admin',
+          members: options.orgAdmins ?? ['user:development/guest'],
+        },
+      ],
+    },
+  });
+  const current = await admin.must('GET', `${API}/organizations/${org}`);
+  if (!current.body.status?.namespace) {
+    // What Infrared's operator records once it made the org's namespace.
+    await admin.must(
+      'PATCH',
+      `${API}/organizations/${org}/status`,
+      { status: { namespace } },
+      [],
+      'application/merge-patch+json',
+    );
+  }
+
+  await create(
+    `Product ${namespace}/${product}`,
+    `${API}/namespaces/${namespace}/products`,
+    {
+      apiVersion: 'infrared.darkshift.io/v1alpha1',
+      kind: 'Product',
+      metadata: { name: product, namespace },
+      spec: {
+        displayName: product[0].toUpperCase() + product.slice(1),
+        repos: [{ name: product, owner: org, role: 'app' }],
+        delivery: {
+          zones: [
+            { name: rc, environment: 'pre-release' },
+            { name: prod, environment: 'release', cluster: zoneCluster },
+          ],
+        },
+      },
+    },
+  );
+
+  await create(
+    `AppProject ${project}`,
+    '/apis/argoproj.io/v1alpha1/namespaces/argocd/appprojects',
+    {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AppProject',
+      metadata: { name: project, namespace: 'argocd' },
+      spec: {
+        description: 'Zones of Products, one destination per zone',
+        sourceRepos: ['*'],
+        destinations: [
+          { server: 'https://kubernetes.default.svc', namespace: rc },
+          { name: zoneCluster, namespace: prod },
+        ],
+      },
+    },
+  );
+
+  const releaseCreated = await create(
+    `Release ${namespace}/${release}`,
+    `${API}/namespaces/${namespace}/releases`,
+    {
+      apiVersion: 'infrared.darkshift.io/v1alpha1',
+      kind: 'Release',
+      metadata: { name: release, namespace },
+      spec: { productRef: { name: product }, version: 'v0.1.0' },
+    },
+  );
+  if (releaseCreated) {
+    // Built and tagged elsewhere (out of scope here): the release gate takes it from Promoting.
+    await admin.must(
+      'PATCH',
+      `${API}/namespaces/${namespace}/releases/${release}/status`,
+      { status: { phase: 'Promoting', version: 'v0.1.0' } },
+      [],
+      'application/merge-patch+json',
+    );
+  }
+  return { org, namespace, product, zones: [rc, prod], release, created };
+}
