@@ -104,7 +104,9 @@ async function demoSetup(cp: ControlPlane, dataDir: string) {
     repoRoot: findRepoRoot(),
     log: m => say(`devenv: ${m}`),
   });
-  const placement = await setUpPlacementDemo(cp.clusters[0]);
+  const placement = await setUpPlacementDemo(cp.clusters[0], {
+    repoRoot: findRepoRoot(),
+  });
   say(
     `devenv: placement demo: Organization ${placement.org}, Product ${
       placement.namespace

@@ -17,6 +17,7 @@ describe('the placement demo of `devenv up`', () => {
   const product = 'checkout';
   const project = uniqueName('products');
   const namespace = `ir-org-${org}`;
+  const repoRoot = path.resolve(__dirname, '../../..');
 
   beforeAll(async () => {
     await installCrds(
@@ -36,6 +37,7 @@ describe('the placement demo of `devenv up`', () => {
 
   it('makes the org, its Product with two zones, a promoting Release and the AppProject; a second run keeps what is there', async () => {
     const first = await setUpPlacementDemo(management, {
+      repoRoot,
       org,
       product,
       project,
@@ -96,6 +98,7 @@ describe('the placement demo of `devenv up`', () => {
       'application/merge-patch+json',
     );
     const second = await setUpPlacementDemo(management, {
+      repoRoot,
       org,
       product,
       project,

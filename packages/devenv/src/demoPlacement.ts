@@ -3,14 +3,13 @@ import type { ClusterInfo } from './controlPlane';
 import { ensureNamespace, installCrds } from './helpers';
 import { KubeClient } from './kube';
 
-/** Argo CD's Application and AppProject kinds (no Argo CD runs in devenv). */
-const ARGOCD_CRDS = path.resolve(
-  __dirname,
-  '../../../deploy/test-fixtures/argocd-crds.yaml',
-);
+/** Argo CD's Application and AppProject kinds (no Argo CD runs in devenv), in the repository. */
+const ARGOCD_CRDS = path.join('deploy', 'test-fixtures', 'argocd-crds.yaml');
 const API = '/apis/infrared.darkshift.io/v1alpha1';
 
 export interface PlacementDemoOptions {
+  /** The repository root (the Argo CD kinds are read from its deploy/test-fixtures). */
+  repoRoot: string;
   /** The Organization. Default acme. */
   org?: string;
   /** The Product in the org's namespace ir-org-<org>. Default checkout. */
@@ -42,7 +41,7 @@ export interface PlacementDemo {
  */
 export async function setUpPlacementDemo(
   management: ClusterInfo,
-  options: PlacementDemoOptions = {},
+  options: PlacementDemoOptions,
 ): Promise<PlacementDemo> {
   const org = options.org ?? 'acme';
   const product = options.product ?? 'checkout';
@@ -60,7 +59,7 @@ export async function setUpPlacementDemo(
     return res.status !== 409;
   };
 
-  await installCrds(management, ARGOCD_CRDS);
+  await installCrds(management, path.join(options.repoRoot, ARGOCD_CRDS));
   await ensureNamespace(management, 'argocd');
   await ensureNamespace(management, namespace);
 
