@@ -210,6 +210,91 @@ async function httpGet(address: string, urlPath: string) {
   return { status: res.status, body: await res.text() };
 }
 
+/** `node <file> args` in `cwd`, bounded in time. */
+function plainNode(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [file, ...args], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', d => (stdout += d));
+    child.stderr.on('data', d => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', e => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', code => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('infrared-registrar from its built output', () => {
+  it('runs with plain node from bin/ and dist/ alone: no sources, no node_modules, no TypeScript transform', async () => {
+    const pkg = path.resolve(__dirname, '../..');
+    const built = await plainNode(
+      path.join(pkg, 'bin', 'build-registrar.js'),
+      [],
+      { ...process.env, NODE_OPTIONS: '' },
+      pkg,
+    );
+    expect(built.code).toBe(0);
+    // What a container image would ship: the package's bin/, its dist/registrar/ and package.json.
+    const copy = path.join(dir, 'package');
+    fs.mkdirSync(path.join(copy, 'dist'), { recursive: true });
+    fs.cpSync(path.join(pkg, 'bin'), path.join(copy, 'bin'), {
+      recursive: true,
+    });
+    fs.cpSync(
+      path.join(pkg, 'dist', 'registrar'),
+      path.join(copy, 'dist', 'registrar'),
+      { recursive: true },
+    );
+    fs.copyFileSync(
+      path.join(pkg, 'package.json'),
+      path.join(copy, 'package.json'),
+    );
+    const kubeconfigPath = path.join(dir, 'built.kubeconfig');
+    fs.writeFileSync(kubeconfigPath, management.kubeconfig, { mode: 0o600 });
+    const env = shellEnv(kubeconfigPath);
+    const bin = path.join(copy, 'bin', 'infrared-registrar.js');
+
+    const version = await plainNode(bin, ['--version'], env, copy);
+    expect(version).toEqual({
+      code: 0,
+      stdout: `infrared-registrar version ${
+        JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8'))
+          .version
+      }\n`,
+      stderr: '',
+    });
+
+    const target = uniqueName('argocd');
+    await createNamespace(target, {});
+    const once = await plainNode(
+      bin,
+      ['--once', '--dry-run', '-t', target, '--managed-by', uniqueName('none')],
+      env,
+      copy,
+    );
+    expect(once.stderr).toBe('');
+    expect(once.code).toBe(0);
+    expect(once.stdout).toContain(
+      `level=INFO msg=starting server=${management.server}`,
+    );
+  });
+});
+
 describe('infrared-registrar without --once on a real control plane', () => {
   it('passes every interval while holding the Lease, serves /healthz, /readyz and metrics; a second instance waits and takes over when the first stops', async () => {
     const managedBy = uniqueName('ctl');
