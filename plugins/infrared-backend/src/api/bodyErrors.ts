@@ -1,5 +1,8 @@
 import { InputError } from '@backstage/errors';
-import type { ErrorRequestHandler } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type RequestHandler,
+} from 'express';
 
 /** Largest request body: a kubeconfig is a few KiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -43,3 +46,11 @@ export const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
   }
   next(err);
 };
+
+const parseJson = express.json({ limit: MAX_BODY_BYTES });
+
+/** express.json with the limit above, its errors turned by `bodyErrors`. */
+export const jsonBody: RequestHandler = (req, res, next) =>
+  parseJson(req, res, error =>
+    error ? bodyErrors(error, req, res, next) : next(),
+  );

@@ -1,6 +1,11 @@
 import type { FieldError } from '../fieldErrors';
+import {
+  DefaultApiClient,
+  pluginId,
+  type TypedResponse,
+} from '../schema/openapi';
 import type { RegisterClusterRequest } from './request';
-import type { ClusterList, ClusterView, HealthStatus } from './views';
+import type { ClusterView, HealthStatus } from './views';
 
 export interface DiscoveryLike {
   getBaseUrl(pluginId: string): Promise<string>;
@@ -58,55 +63,53 @@ export class InfraredApiError extends Error {
   }
 }
 
-export const INFRARED_PLUGIN_ID = 'infrared';
+export const INFRARED_PLUGIN_ID = pluginId;
 
-/** Typed client of the Infrared backend plugin, through Backstage's discovery and fetch APIs. */
+/**
+ * Typed client of the Infrared backend plugin, through Backstage's discovery and fetch APIs: the
+ * client generated from openapi.yaml (`DefaultApiClient`), with Backstage's error body turned
+ * into an InfraredApiError and the list unwrapped.
+ */
 export class InfraredApiClient implements InfraredApi {
-  private readonly discoveryApi: DiscoveryLike;
-  private readonly fetchApi: FetchLike;
+  private readonly api: DefaultApiClient;
 
   constructor(options: { discoveryApi: DiscoveryLike; fetchApi: FetchLike }) {
-    this.discoveryApi = options.discoveryApi;
-    this.fetchApi = options.fetchApi;
+    const { discoveryApi, fetchApi } = options;
+    this.api = new DefaultApiClient({
+      discoveryApi: {
+        getBaseUrl: async id =>
+          (await discoveryApi.getBaseUrl(id)).replace(/\/+$/, ''),
+      },
+      fetchApi,
+    });
   }
 
   async listClusters(): Promise<ClusterView[]> {
-    const list = await this.request<ClusterList>('GET', '/v1/clusters');
+    const list = await this.read(this.api.listClusters({}));
     return list.items;
   }
 
   getCluster(name: string): Promise<ClusterView> {
-    return this.request('GET', `/v1/clusters/${encodeURIComponent(name)}`);
+    return this.read(this.api.getCluster({ path: { name } }));
   }
 
   registerCluster(request: RegisterClusterRequest): Promise<ClusterView> {
-    return this.request('POST', '/v1/clusters', request);
+    return this.read(this.api.registerCluster({ body: request }));
   }
 
   async removeCluster(name: string): Promise<void> {
-    await this.request('DELETE', `/v1/clusters/${encodeURIComponent(name)}`);
+    await this.read(this.api.removeCluster({ path: { name } }));
   }
 
   health(): Promise<HealthStatus> {
-    return this.request('GET', '/health');
+    return this.read(this.api.getHealth({}));
   }
 
-  private async request<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<T> {
-    const base = await this.discoveryApi.getBaseUrl(INFRARED_PLUGIN_ID);
-    const init: RequestInit = { method };
-    if (body !== undefined) {
-      init.headers = { 'Content-Type': 'application/json' };
-      init.body = JSON.stringify(body);
+  private async read<T>(pending: Promise<TypedResponse<T>>): Promise<T> {
+    const response = await pending;
+    if (!response.ok) {
+      throw await InfraredApiError.fromResponse(response as Response);
     }
-    const response = await this.fetchApi.fetch(
-      `${base.replace(/\/+$/, '')}${path}`,
-      init,
-    );
-    if (!response.ok) throw await InfraredApiError.fromResponse(response);
     if (response.status === 204) return undefined as T;
     const text = await response.text();
     return (text ? JSON.parse(text) : undefined) as T;

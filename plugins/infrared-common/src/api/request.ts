@@ -1,19 +1,34 @@
 import { z } from 'zod';
 import { validateClusterName } from '../clusters/name';
+import { CLUSTER_FIELD_RULES } from '../clusters/rules';
 import { CLUSTER_FLAVORS, CLUSTER_PROVIDERS } from '../clusters/types';
 import { isInClusterServer } from '../kubeconfig/cluster';
+import type { RegisterClusterRequest as RegisterClusterBody } from '../schema/openapi';
 
-const REGION_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const { region: REGION, server: SERVER } = CLUSTER_FIELD_RULES;
+const regionRegExp = new RegExp(REGION.pattern);
+const serverRegExp = new RegExp(SERVER.pattern);
 
-function serverProblem(server: string): string | undefined {
-  let url: URL;
+function parseUrl(value: string): URL | undefined {
   try {
-    url = new URL(server);
+    return new URL(value);
   } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The server rule: SERVER_PATTERN, as the OpenAPI spec and the CRD state it, then two checks of
+ * the API's own that no pattern can state: the host must be one a URL parser takes (not
+ * 1.2.3.999, not port 99999), and not the in-cluster address.
+ */
+function serverProblem(server: string): string | undefined {
+  const url = parseUrl(server);
+  if (!url) {
     return `server "${server}" is not a URL; it must be an https:// URL, like https://203.0.113.10:6443`;
   }
-  if (url.protocol !== 'https:' || !url.hostname) {
-    return `server "${server}" must be an https:// URL with a host, like https://203.0.113.10:6443`;
+  if (!serverRegExp.test(server)) {
+    return `server "${server}" must be an https:// URL with a host, an optional port and path and nothing else, like https://203.0.113.10:6443`;
   }
   if (isInClusterServer(server)) {
     return `server "${server}" is the in-cluster address: register the management cluster with inCluster: true instead`;
@@ -58,9 +73,12 @@ export const registerClusterFieldsSchema = z
       .optional(),
     region: z
       .string({ invalid_type_error: 'region must be a string' })
-      .max(63, 'region must be at most 63 characters')
+      .max(
+        REGION.maxLength,
+        `region must be at most ${REGION.maxLength} characters`,
+      )
       .regex(
-        REGION_PATTERN,
+        regionRegExp,
         'region must be lowercase letters, digits and hyphens, like us-east-1',
       )
       .optional(),
@@ -99,15 +117,15 @@ export const registerClusterRequestSchema =
       ctx.addIssue({ code: 'custom', path: ['kubeconfig'], message });
   });
 
-/** A valid request to register a cluster: exactly one of kubeconfig and inCluster. */
-export type RegisterClusterRequest = {
-  name: string;
-  flavor?: (typeof CLUSTER_FLAVORS)[number];
-  provider?: (typeof CLUSTER_PROVIDERS)[number];
-  region?: string;
-  /** The API server address Argo CD uses, when it differs from the kubeconfig's. */
-  server?: string;
-} & (
-  | { kubeconfig: string; inCluster?: undefined }
-  | { inCluster: true; kubeconfig?: undefined }
-);
+/**
+ * A valid request to register a cluster: the body openapi.yaml describes (its generated model),
+ * with exactly one of kubeconfig and inCluster.
+ */
+export type RegisterClusterRequest = Omit<
+  RegisterClusterBody,
+  'kubeconfig' | 'inCluster'
+> &
+  (
+    | { kubeconfig: string; inCluster?: undefined }
+    | { inCluster: true; kubeconfig?: undefined }
+  );

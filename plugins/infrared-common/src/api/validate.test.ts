@@ -122,6 +122,24 @@ describe('validateRegisterClusterRequest', () => {
       /is not a URL/,
     ],
     [
+      'a server with user information',
+      { name: 'e', inCluster: true, server: 'https://u:secret@edge:6443' },
+      'server',
+      /must be an https:\/\/ URL with a host, an optional port and path and nothing else/,
+    ],
+    [
+      'a server with a query',
+      { name: 'e', inCluster: true, server: 'https://edge:6443?insecure=1' },
+      'server',
+      /must be an https:\/\/ URL with a host, an optional port and path/,
+    ],
+    [
+      'a server in capitals',
+      { name: 'e', inCluster: true, server: 'HTTPS://EDGE:6443' },
+      'server',
+      /must be an https:\/\/ URL/,
+    ],
+    [
       'the in-cluster server',
       { name: 'e', kubeconfig, server: 'https://kubernetes.default.svc' },
       'server',

@@ -1,44 +1,25 @@
+import type { ClusterCondition, ClusterResource } from '../clusters/types';
 import type {
-  ClusterCondition,
-  ClusterFlavor,
-  ClusterProvider,
-  ClusterResource,
-  ClusterType,
-  PullRequestRef,
-} from '../clusters/types';
+  Cluster,
+  ClusterConnectionEnum,
+  ClusterList as ClusterListBody,
+  DiscoveredFrom as DiscoveredFromBody,
+  HealthStatus as HealthStatusBody,
+} from '../schema/openapi';
+
+/*
+ * The API's answers are the models generated from openapi.yaml (src/schema/openapi/generated);
+ * these names are what the plugins import.
+ */
 
 /** How Infrared reaches a cluster. Never the kubeconfig itself. */
-export type ClusterConnectionKind = 'inCluster' | 'kubeconfig' | 'none';
+export type ClusterConnectionKind = ClusterConnectionEnum;
 
 /** A cluster as the REST API returns it: no credential, ever. */
-export interface ClusterView {
-  name: string;
-  type: ClusterType;
-  flavor?: ClusterFlavor;
-  provider?: ClusterProvider;
-  region?: string;
-  server?: string;
-  connection: ClusterConnectionKind;
-  conditions: ClusterCondition[];
-  kubernetesVersion?: string;
-  nodes?: number;
-  argoSecret?: string;
-  argoServer?: string;
-  gitopsPath?: string;
-  pullRequest?: PullRequestRef;
-  createdAt: string;
-  /** Set for a child cluster the registrar found (from the Argo CD Secret it owns), not a Cluster. */
-  discovered?: DiscoveredFrom;
-}
+export type ClusterView = Cluster;
 
 /** Where the registrar found a child cluster. */
-export interface DiscoveredFrom {
-  sourceNamespace: string;
-  /** The provider preset whose kubeconfig Secret it came from (k3k, vcluster, ...). */
-  provider?: string;
-  /** `demoted`: superseded by a rename, hidden from Argo CD but kept. */
-  state?: 'active' | 'demoted';
-}
+export type DiscoveredFrom = DiscoveredFromBody;
 
 /** A child cluster the registrar registered in Argo CD, as the Clusters page lists it. */
 export interface DiscoveredClusterInput {
@@ -71,14 +52,10 @@ export function discoveredClusterView(
 }
 
 /** Body of GET /v1/clusters. */
-export interface ClusterList {
-  items: ClusterView[];
-}
+export type ClusterList = ClusterListBody;
 
 /** Body of GET /health. */
-export interface HealthStatus {
-  status: string;
-}
+export type HealthStatus = HealthStatusBody;
 
 /** The view of a Cluster resource; picks fields one by one so no credential can leak through. */
 export function clusterView(resource: ClusterResource): ClusterView {

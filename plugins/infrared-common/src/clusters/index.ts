@@ -1,3 +1,4 @@
 export * from './name';
 export * from './names';
+export * from './rules';
 export * from './types';

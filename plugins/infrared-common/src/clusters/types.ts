@@ -39,7 +39,8 @@ export interface ClusterSpec {
   };
 }
 
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
+export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
+export type ConditionStatus = (typeof CONDITION_STATUSES)[number];
 
 /** A condition after the Kubernetes conventions (metav1.Condition). */
 export interface ClusterCondition {

@@ -1,0 +1,59 @@
+/**
+ * The field rules of a Cluster, defined once. The API's validator (api/request.ts) is built from
+ * them; the OpenAPI spec (infrared-backend/src/schema/openapi.yaml) and the Cluster CRD
+ * (deploy/crds/clusters.yaml) state them again in YAML, and a test in infrared-backend
+ * (src/schema/rules.test.ts) fails when either says anything else.
+ *
+ * Patterns are strings in the syntax both JavaScript and RE2 (the API server's regexp) read the
+ * same way: no lookaround, no backreferences.
+ */
+import {
+  CLUSTER_NAME_MAX_LENGTH,
+  CLUSTER_NAME_PATTERN,
+  DNS_LABEL_PATTERN,
+} from './name';
+import {
+  CLUSTER_FLAVORS,
+  CLUSTER_PROVIDERS,
+  CLUSTER_TYPES,
+  CONDITION_STATUSES,
+} from './types';
+
+/** A region: a DNS label, like us-east-1. */
+export const REGION_PATTERN = DNS_LABEL_PATTERN;
+
+/** Longest region. */
+export const REGION_MAX_LENGTH = 63;
+
+const HOST_LABEL = '[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?';
+
+/**
+ * The API server address Argo CD uses (`spec.server`): https, a host name or an address (IPv6 in
+ * brackets), an optional port and an optional path; no user information, query or fragment.
+ */
+export const SERVER_PATTERN = `^https://(\\[[0-9A-Fa-f:.]+\\]|${HOST_LABEL}(\\.${HOST_LABEL})*)(:[0-9]{1,5})?(/[^\\s?#\\\\]*)?$`;
+
+/** A string field's rule, as JSON Schema (OpenAPI, CRD) states it. */
+export interface StringRule {
+  pattern?: string;
+  maxLength?: number;
+  enum?: readonly string[];
+}
+
+/**
+ * Every field rule of the Cluster resource and of POST /v1/clusters, keyed by field. `name` is
+ * the Cluster's metadata.name (the CRD states it as a CEL rule), the rest are spec fields.
+ */
+export const CLUSTER_FIELD_RULES = {
+  name: { pattern: CLUSTER_NAME_PATTERN, maxLength: CLUSTER_NAME_MAX_LENGTH },
+  type: { enum: CLUSTER_TYPES },
+  flavor: { enum: CLUSTER_FLAVORS },
+  provider: { enum: CLUSTER_PROVIDERS },
+  region: { pattern: REGION_PATTERN, maxLength: REGION_MAX_LENGTH },
+  server: { pattern: SERVER_PATTERN },
+} as const satisfies Record<string, StringRule>;
+
+/** The rule of a condition's status, in every resource's status and in the API's views. */
+export const CONDITION_STATUS_RULE = {
+  enum: CONDITION_STATUSES,
+} as const satisfies StringRule;
