@@ -24,8 +24,7 @@ import {
   type ManagementApi,
 } from '@internal/plugin-infrared-node';
 import { fromKubeError } from './errors';
-import { isManagementCluster } from './management';
-import { dependentLabels } from './plan';
+import { dependentLabels, isManagementCluster } from './plan';
 
 export interface ClusterServiceOptions {
   api: ManagementApi;

@@ -12,7 +12,7 @@ import {
 import type { GitopsPublisher } from '../gitops';
 import { ClusterService } from './ClusterService';
 import { readClustersConfig } from './config';
-import { ClusterReconciler } from './reconciler';
+import { ClusterReconciler, type ReconcileScope } from './reconciler';
 import { ReconcileTrigger } from './trigger';
 
 /** The scheduled task that reconciles every Cluster. */
@@ -35,6 +35,12 @@ export interface CreateClustersOptions {
 /**
  * Registration as one capability: the reconciler on a `scope: 'global'` scheduled task, and the
  * service the REST API delegates to, which triggers a pass after every write.
+ *
+ * One reconcile path: the scheduled task runs a pass over every Cluster; an API write triggers the
+ * task and runs the same pass over the changed Cluster at once (the fast path: the scheduler looks
+ * for triggered global tasks only every few seconds). That pass reads the Cluster with GETs instead
+ * of LISTs and is serialized with the task's in this process; across replicas the writes are safe
+ * by their preconditions.
  */
 export async function createClusters(
   options: CreateClustersOptions,
@@ -53,33 +59,30 @@ export async function createClusters(
     CLUSTERS_RECONCILE_TASK_ID,
     logger,
   );
+  const pass = async (scope: ReconcileScope) => {
+    const summary = await reconciler.reconcile(scope);
+    logger.debug?.(
+      `infrared: reconciled ${summary.clusters} clusters in ${summary.durationMs} ms with ${summary.requests} requests`,
+    );
+  };
   await scheduler.scheduleTask({
     id: CLUSTERS_RECONCILE_TASK_ID,
     scope: 'global',
     frequency: settings.reconcileInterval,
     timeout: { minutes: 10 },
-    fn: async signal => {
-      const pass = await reconciler.reconcileAll(signal);
-      logger.debug?.(
-        `infrared: reconciled ${pass.clusters} clusters in ${pass.durationMs} ms with ${pass.requests} requests`,
-      );
-    },
+    fn: signal => pass({ signal }),
   });
   return new ClusterService({
     api,
     managementCluster: settings.managementCluster,
     logger,
-    // The scheduler looks for triggered global tasks only every few seconds: reconcile the
-    // changed cluster in this replica at once too (writes are guarded by resourceVersion).
     onChange: name => {
       trigger.request();
-      reconciler
-        .reconcileOne(name)
-        .catch(e =>
-          logger.warn(
-            `infrared: reconciling cluster ${name} failed: ${e.message}`,
-          ),
-        );
+      pass({ names: [name] }).catch(e =>
+        logger.warn(
+          `infrared: reconciling cluster ${name} failed: ${e.message}`,
+        ),
+      );
     },
     listDiscovered: options.discovered
       ? () => listDiscoveredClusters(api.secrets, options.discovered)

@@ -10,11 +10,6 @@ import { KubeApiError } from '@internal/plugin-infrared-node';
 export const CRD_MISSING =
   'the management cluster does not serve clusters.infrared.darkshift.io: apply the CRDs in deploy/crds (kubectl apply -f deploy/crds)';
 
-/** The Argo CD Secret a Cluster needs exists and belongs to someone else. */
-export class ArgoSecretConflictError extends Error {
-  readonly name = 'ArgoSecretConflictError';
-}
-
 /** A LIST of Clusters answered 404: the CRD is not installed. */
 export function isCrdMissing(error: unknown): boolean {
   return (

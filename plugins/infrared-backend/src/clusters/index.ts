@@ -1,25 +1,30 @@
 export { ClusterService, type ClusterServiceOptions } from './ClusterService';
 export {
   ClusterReconciler,
-  registrationChange,
   type ClusterReconcilerOptions,
   type ReconcilePassSummary,
+  type ReconcileScope,
 } from './reconciler';
 export {
   planClusterReconcile,
+  settleCluster,
   completeRegistration,
+  registrationChange,
   mergeOwnedStatus,
   statusChanged,
   filesHash,
   REGISTERED_FILES_ANNOTATION,
+  resolveConnection,
+  managementClusterResource,
+  isManagementCluster,
+  type ClusterConnection,
+  type ClusterOutcome,
   type ClusterPlan,
   type ObservedCluster,
   type SecretAction,
 } from './plan';
-export { resolveConnection, type ClusterConnection } from './connection';
 export { ReconcileTrigger } from './trigger';
 export { readClustersConfig, type ClustersConfig } from './config';
-export { managementClusterResource, isManagementCluster } from './management';
 export {
   createClusters,
   CLUSTERS_RECONCILE_TASK_ID,

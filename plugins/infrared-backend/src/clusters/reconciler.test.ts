@@ -301,6 +301,119 @@ describe('ClusterReconciler', () => {
     expect(pass.statusWrites).toBe(0);
   });
 
+  describe('requeues a Cluster whose write lost a race: read again with GETs, planned again', () => {
+    const conflict = () =>
+      new KubeApiError(409, 'Conflict', 'the object has been modified');
+
+    it('an Argo CD Secret replaced from a stale read', async () => {
+      const { api, publisher, reconciler } = setup();
+      await addCluster(api, 'edge');
+      await reconciler.reconcileAll();
+      const right = api.secretStore.get('argocd/cluster-edge')!;
+      api.secretStore.set('argocd/cluster-edge', {
+        ...right,
+        data: {
+          ...right.data,
+          server: Buffer.from('https://x:1').toString('base64'),
+        },
+      });
+      api.failNext.set('secrets.replace', conflict());
+      api.counter.reset();
+      const pass = await reconciler.reconcileAll();
+      expect(pass).toMatchObject({ failed: 0, secretWrites: 1 });
+      expect(api.secretStore.get('argocd/cluster-edge')!.data).toEqual(
+        right.data,
+      );
+      // the requeue read the Cluster and both Secrets again
+      expect(api.counter.byVerb().GET).toBe(3);
+      expect(publisher.changes).toHaveLength(1);
+    });
+
+    it('a kubeconfig Secret adopted from a stale read', async () => {
+      const { api, reconciler } = setup();
+      await api.secrets.create(
+        kubeconfigSecret({ clusterName: 'edge', kubeconfig: kubeconfigText() }),
+      );
+      await api.clusters.create(
+        clusterForRequest({ name: 'edge', kubeconfig: kubeconfigText() }),
+      );
+      api.failNext.set('secrets.patchMetadata', conflict());
+      expect((await reconciler.reconcileAll()).failed).toBe(0);
+      const secret = api.secretStore.get('infrared/cluster-edge-kubeconfig')!;
+      expect(secret.metadata.ownerReferences?.[0]?.name).toBe('edge');
+    });
+
+    it('at most four times; then the write counts as refused and nothing is published', async () => {
+      const { api, publisher, reconciler } = setup();
+      await addCluster(api, 'edge');
+      let creates = 0;
+      api.secrets.create = async () => {
+        creates++;
+        throw new KubeApiError(
+          409,
+          'AlreadyExists',
+          'secrets "cluster-edge" already exists',
+        );
+      };
+      const pass = await reconciler.reconcileOne('edge');
+      expect(creates).toBe(4);
+      expect(pass.failed).toBe(0);
+      expect(
+        condition(api.clusterStore.get('edge'), 'Registered'),
+      ).toMatchObject({
+        status: 'False',
+        reason: 'ArgoSecretFailed',
+        message: expect.stringContaining('already exists'),
+      });
+      expect(publisher.changes).toEqual([]);
+    });
+
+    it('the management cluster, made meanwhile by another replica: read and reconciled', async () => {
+      const { api, reconciler } = setup();
+      const create = api.clusters.create.bind(api.clusters);
+      api.clusters.create = async cluster => {
+        await create(cluster);
+        throw new KubeApiError(409, 'AlreadyExists', 'already exists');
+      };
+      const pass = await reconciler.reconcileAll();
+      expect(pass).toMatchObject({ clusters: 1, failed: 0 });
+      expect(
+        condition(api.clusterStore.get('infrared-mgmt'), 'Registered'),
+      ).toMatchObject({ status: 'True', reason: 'ManagementCluster' });
+    });
+  });
+
+  it('does not LIST or make the management cluster in a pass over named Clusters', async () => {
+    const { api, reconciler } = setup();
+    await addCluster(api, 'edge');
+    api.counter.reset();
+    const pass = await reconciler.reconcile({ names: ['edge'] });
+    expect(pass).toMatchObject({ clusters: 1, published: 1, failed: 0 });
+    expect(api.counter.byVerb().LIST).toBeUndefined();
+    expect(api.clusterStore.has('infrared-mgmt')).toBe(false);
+  });
+
+  it('leaves to a pass over named Clusters the Cluster it has in hand', async () => {
+    const { api, prober, reconciler } = setup();
+    await addCluster(api, 'edge');
+    await reconciler.reconcileAll();
+    let release!: () => void;
+    const held = new Promise<void>(r => (release = r));
+    const probe = prober.probe.bind(prober);
+    prober.probe = async () => {
+      await held;
+      return probe();
+    };
+    const one = reconciler.reconcileOne('edge');
+    await new Promise(r => setImmediate(r));
+    prober.probe = probe;
+    const all = await reconciler.reconcileAll();
+    // the management cluster only: edge is the named pass's
+    expect(all.clusters).toBe(1);
+    release();
+    expect((await one).clusters).toBe(1);
+  });
+
   it('reconciles one cluster with GETs (the fast path after an API write)', async () => {
     const { api, reconciler } = setup();
     await addCluster(api, 'edge');

@@ -1,47 +1,39 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import {
-  ARGOCD_NAMESPACE,
-  argoSecretName,
-  describeArgoSecretManager,
-  INFRARED_NAMESPACE,
-  MANAGED_BY_INFRARED,
-  MANAGED_BY_LABEL,
-  type ClusterResource,
-  type ClusterStatus,
-  type SecretObject,
-} from '@internal/plugin-infrared-common';
+import type { ClusterResource } from '@internal/plugin-infrared-common';
 import {
   forEachLimited,
-  isAlreadyExists,
-  isConflict,
-  isNotFound,
   KeyedLock,
-  retryOnConflict,
   type ClusterProber,
   type ManagementApi,
-  type ProbeResult,
 } from '@internal/plugin-infrared-node';
+import type { GitopsPublisher } from '../gitops';
 import {
-  appOfAppsPath,
-  registrationFiles,
-  type GitopsChange,
-  type GitopsPublisher,
-} from '../gitops';
-import { kubeconfigSecretRef, resolveConnection } from './connection';
-import { ArgoSecretConflictError, CRD_MISSING, isCrdMissing } from './errors';
-import { managementClusterResource } from './management';
+  applySecretAction,
+  createCluster,
+  lostRace,
+  writeStatus,
+} from './apply';
 import {
-  argoSecretReplacement,
-  completeRegistration,
-  isOurArgoSecret,
-  mergeOwnedStatus,
-  ownerReferencesFor,
+  describeRegistrations,
+  listClustersAndSecrets,
+  readSecret,
+  type Registrations,
+} from './observe';
+import { PassTally, type PassCounters } from './passSummary';
+import {
   planClusterReconcile,
-  REGISTERED_FILES_ANNOTATION,
-  registrationBlocked,
-  statusChanged,
-  type SecretAction,
+  planManagementCluster,
+  probeTarget,
+  resolveConnection,
+  secretReads,
+  settleCluster,
+  type ClusterOutcome,
+  type ListedSecrets,
+  type ObservedCluster,
+  type PublishStep,
 } from './plan';
+
+export type { ReconcilePassSummary } from './passSummary';
 
 export interface ClusterReconcilerOptions {
   api: ManagementApi;
@@ -55,62 +47,31 @@ export interface ClusterReconcilerOptions {
   clock?: () => Date;
 }
 
-/** What one pass did, for logs and the benchmark. */
-export interface ReconcilePassSummary {
-  clusters: number;
-  /** Requests sent to the management cluster's API during the pass. */
-  requests: number;
-  requestsByVerb: Record<string, number>;
-  statusWrites: number;
-  secretWrites: number;
-  published: number;
-  failed: number;
-  durationMs: number;
+/** Which Clusters a pass reconciles: all of them (LISTs), or the named ones (GETs). */
+export interface ReconcileScope {
+  /** Only these Clusters, read with GETs: the fast path after an API write. */
+  names?: readonly string[];
+  signal?: AbortSignal;
 }
 
-interface PassCounters {
-  statusWrites: number;
-  secretWrites: number;
-  published: number;
-  failed: number;
-}
+/** Times a Cluster is read and planned again after a write lost a race, in one pass. */
+const MAX_ATTEMPTS = 4;
 
-const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
-
-/** The gitops change for a cluster, and the default branch a merged change lands on (when described). */
-type Registration = ((
-  clusterName: string,
-) => GitopsChange | { error: string }) & {
-  defaultBranch?: string;
-};
-
-/** The gitops change that registers one cluster. */
-export function registrationChange(
-  clusterName: string,
-  managementCluster: string,
-  repo: { repoUrl: string; defaultBranch: string },
-): GitopsChange {
-  return {
-    key: `cluster-${clusterName}`,
-    title: `Register cluster ${clusterName}`,
-    body: `Infrared registers the cluster \`${clusterName}\`: the Argo CD Application \`registry-${clusterName}\` on the management cluster \`${managementCluster}\` syncs \`registry/clusters/${clusterName}/components\`.`,
-    files: registrationFiles({
-      clusterName,
-      managementCluster,
-      repoUrl: repo.repoUrl,
-      branch: repo.defaultBranch,
-    }),
-  };
+/** A Cluster to reconcile, with what the pass's LISTs had for it (none: read it with GETs). */
+interface Target {
+  name: string;
+  listed?: { cluster: ClusterResource; secrets: ListedSecrets };
 }
 
 /**
- * The executor: reads with LISTs (all Clusters, and the Secrets Infrared manages in namespaces
- * infrared and argocd), probes each cluster, applies what `planClusterReconcile` says and writes
- * a status only when it changed.
+ * The executor. A pass reads (LISTs, or GETs for named Clusters, and GETs where the planner says
+ * the LISTs miss something), probes, asks the planner (`./plan`) what to write, maps each action
+ * to an API call and requeues a Cluster whose write lost a race: reads it again with GETs and plans
+ * again, at most MAX_ATTEMPTS times. It decides nothing itself.
  */
 export class ClusterReconciler {
   private readonly lock = new KeyedLock();
-  /** When each Cluster was last reconciled from fresh reads (reconcileOne), in this process. */
+  /** When each Cluster was last read with GETs (a pass over named Clusters), in this process. */
   private readonly freshAt = new Map<string, number>();
   private readonly clock: () => Date;
 
@@ -118,76 +79,52 @@ export class ClusterReconciler {
     this.clock = options.clock ?? (() => new Date());
   }
 
-  /** One pass over every Cluster; makes the management cluster first when it is missing. */
-  async reconcileAll(signal?: AbortSignal): Promise<ReconcilePassSummary> {
-    const { api, logger } = this.options;
-    const started = Date.now();
-    const before = api.counter.byVerb();
-    let skipped = 0;
-    const counters: PassCounters = {
-      statusWrites: 0,
-      secretWrites: 0,
-      published: 0,
-      failed: 0,
-    };
-    const [clusters, kubeconfigSecrets, argoSecrets] = await Promise.all([
-      api.clusters.list().catch(e => {
-        throw isCrdMissing(e) ? new Error(`infrared: ${CRD_MISSING}`) : e;
-      }),
-      api.secrets.list(INFRARED_NAMESPACE, MANAGED_SELECTOR),
-      api.secrets.list(ARGOCD_NAMESPACE, MANAGED_SELECTOR),
-    ]);
-    const management = await this.ensureManagementCluster(clusters);
-    if (management) clusters.push(management);
+  /** One pass over every Cluster: the scheduled task. */
+  reconcileAll(signal?: AbortSignal) {
+    return this.reconcile({ signal });
+  }
 
-    const byName = (list: SecretObject[]) =>
-      new Map(list.map(s => [s.metadata.name, s]));
-    const kubeconfigs = byName(kubeconfigSecrets);
-    const argos = byName(argoSecrets);
-    const registration = await this.registrationFor();
+  /** One pass over one Cluster, with GETs: the same pass, after an API write. */
+  reconcileOne(name: string, signal?: AbortSignal) {
+    return this.reconcile({ names: [name], signal });
+  }
 
+  /**
+   * One pass. Each Cluster is reconciled by one run at a time in this process; across replicas
+   * the writes are safe by resourceVersion and UID preconditions, AlreadyExists handling and the
+   * publisher's idempotency. A pass over every Cluster skips those a pass over named Clusters had
+   * in hand since it started: its LIST is older than what that one read.
+   */
+  async reconcile(scope: ReconcileScope = {}) {
+    const { api, logger, publisher, managementCluster } = this.options;
+    const { names, signal } = scope;
+    const tally = new PassTally(api.counter);
+    const registrations = describeRegistrations(publisher, managementCluster);
+    const targets: Target[] = names
+      ? names.map(name => ({ name }))
+      : await this.listTargets();
     await forEachLimited(
-      clusters,
+      targets,
       this.options.concurrency ?? 16,
-      async cluster => {
-        const name = cluster.metadata.name;
-        // reconcileOne has it (or had it after our LIST): our copy is older than what it read.
-        if (this.lock.busy(name) || (this.freshAt.get(name) ?? 0) >= started) {
-          skipped++;
+      async target => {
+        const { name } = target;
+        if (!names && this.handledSince(name, tally.started)) {
+          tally.skipped++;
           return;
         }
         try {
-          await this.lock.run(name, async () => {
-            const ref = kubeconfigSecretRef(cluster);
-            let kubeconfigSecret = ref ? kubeconfigs.get(ref.name) : undefined;
-            if (ref && !kubeconfigSecret) {
-              // Made by hand (no label yet) or missing: one GET for those only.
-              kubeconfigSecret = await api.secrets.get(
-                INFRARED_NAMESPACE,
-                ref.name,
-              );
-            }
-            let argoSecret = argos.get(argoSecretName(name));
-            if (!argoSecret && ref) {
-              // Not ours yet, or another's (by hand, the registrar): one GET for those only.
-              argoSecret = await api.secrets.get(
-                ARGOCD_NAMESPACE,
-                argoSecretName(name),
-              );
-            }
-            await this.reconcileObserved(
-              cluster,
-              kubeconfigSecret,
-              argoSecret,
-              registration,
-              counters,
+          await this.lock.run(name, () =>
+            this.reconcileCluster(
+              target,
+              registrations,
+              tally.counters,
               signal,
-            );
-          });
+            ),
+          );
         } catch (e) {
-          counters.failed++;
+          tally.counters.failed++;
           logger.warn(
-            `infrared: reconciling cluster ${cluster.metadata.name} failed: ${
+            `infrared: reconciling cluster ${name} failed: ${
               (e as Error).message
             }`,
           );
@@ -195,312 +132,152 @@ export class ClusterReconciler {
       },
       signal,
     );
-
-    const after = api.counter.byVerb();
-    const requestsByVerb: Record<string, number> = {};
-    for (const [verb, n] of Object.entries(after)) {
-      const delta = n - (before[verb] ?? 0);
-      if (delta) requestsByVerb[verb] = delta;
-    }
-    return {
-      clusters: clusters.length - skipped,
-      requests: Object.values(requestsByVerb).reduce((a, b) => a + b, 0),
-      requestsByVerb,
-      ...counters,
-      durationMs: Date.now() - started,
-    };
+    return tally.summary(targets.length);
   }
 
-  /**
-   * Reconciles one Cluster now (after an API write), with GETs instead of LISTs. Serialized with
-   * the pass in this process; across replicas the writes are safe by resourceVersion preconditions,
-   * AlreadyExists handling and the publisher's idempotency.
-   */
-  async reconcileOne(name: string, signal?: AbortSignal): Promise<void> {
-    const { api } = this.options;
-    await this.lock.run(name, async () => {
-      this.freshAt.set(name, Date.now());
-      const cluster = await api.clusters.get(name);
-      if (!cluster) return;
-      const ref = kubeconfigSecretRef(cluster);
-      const [kubeconfigSecret, argoSecret, registration] = await Promise.all([
-        ref ? api.secrets.get(INFRARED_NAMESPACE, ref.name) : undefined,
-        api.secrets.get(ARGOCD_NAMESPACE, argoSecretName(name)),
-        this.registrationFor(),
-      ]);
-      await this.reconcileObserved(
-        cluster,
-        kubeconfigSecret,
-        argoSecret,
-        registration,
-        { statusWrites: 0, secretWrites: 0, published: 0, failed: 0 },
-        signal,
-      );
-    });
+  private handledSince(name: string, started: number): boolean {
+    return this.lock.busy(name) || (this.freshAt.get(name) ?? 0) >= started;
   }
 
-  private async ensureManagementCluster(
-    clusters: ClusterResource[],
-  ): Promise<ClusterResource | undefined> {
-    const name = this.options.managementCluster;
-    const existing = clusters.find(c => c.metadata.name === name);
-    if (existing) {
-      if (existing.spec.type !== 'management') {
-        this.options.logger.warn(
-          `infrared: Cluster ${name} is the configured management cluster but has type ${existing.spec.type}`,
+  /** Every Cluster from the LISTs, with the management cluster made first when the planner says. */
+  private async listTargets(): Promise<Target[]> {
+    const { api, logger, managementCluster } = this.options;
+    const { clusters, secrets } = await listClustersAndSecrets(api);
+    const management = planManagementCluster(clusters, managementCluster);
+    if (management.warning) logger.warn(management.warning);
+    if (management.create) {
+      const made = await createCluster(api.clusters, management.create);
+      if (made) {
+        logger.info(
+          `infrared: created management Cluster ${managementCluster}`,
         );
+        clusters.push(made);
       }
-      return undefined;
     }
-    try {
-      const created = await this.options.api.clusters.create(
-        managementClusterResource(name),
-      );
-      this.options.logger.info(`infrared: created management Cluster ${name}`);
-      return created;
-    } catch (e) {
-      if (isAlreadyExists(e)) {
-        return (await this.options.api.clusters.get(name)) ?? undefined;
-      }
-      throw e;
-    }
+    return clusters.map(cluster => ({
+      name: cluster.metadata.name,
+      listed: { cluster, secrets },
+    }));
   }
 
-  private async registrationFor(): Promise<Registration> {
-    try {
-      const repo = await this.options.publisher.describe();
-      return Object.assign(
-        (clusterName: string) =>
-          registrationChange(clusterName, this.options.managementCluster, repo),
-        { defaultBranch: repo.defaultBranch },
-      );
-    } catch (e) {
-      const error = `the gitops repository cannot be described: ${
-        (e as Error).message
-      }`;
-      return () => ({ error });
-    }
-  }
-
-  private async reconcileObserved(
-    cluster: ClusterResource,
-    kubeconfigSecret: SecretObject | undefined,
-    argoSecret: SecretObject | undefined,
-    registration: Registration,
+  /** Reads, plans and writes one Cluster; again from GETs while a write loses a race. */
+  private async reconcileCluster(
+    target: Target,
+    registrations: Promise<Registrations>,
     counters: PassCounters,
     signal?: AbortSignal,
   ): Promise<void> {
-    const { api, prober, publisher, logger } = this.options;
-    const name = cluster.metadata.name;
-    if (cluster.metadata.deletionTimestamp) return;
-    const connection = resolveConnection(cluster, kubeconfigSecret);
-    let probe: ProbeResult | undefined;
-    if (connection.kind !== 'unusable') {
-      probe = await prober.probe(connection, signal);
+    for (let attempt = 1; ; attempt++) {
+      const read = attempt === 1 ? target : { name: target.name };
+      const observed = await this.observe(read, registrations, signal);
+      if (!observed) return;
+      const canRequeue = attempt < MAX_ATTEMPTS;
+      if (await this.execute(observed, counters, canRequeue)) return;
     }
-    if (signal?.aborted) return;
-    const now = () => this.clock().toISOString();
-    const plan = planClusterReconcile({
+  }
+
+  /** What the planner needs about one Cluster: the Cluster, its Secrets, the probe's answer. */
+  private async observe(
+    target: Target,
+    registrations: Promise<Registrations>,
+    signal?: AbortSignal,
+  ): Promise<ObservedCluster | undefined> {
+    const { api, prober } = this.options;
+    if (!target.listed) this.freshAt.set(target.name, Date.now());
+    const cluster =
+      target.listed?.cluster ?? (await api.clusters.get(target.name));
+    if (!cluster) return undefined;
+    const reads = secretReads(cluster, target.listed?.secrets);
+    const [kubeconfigSecret, argoSecret, registration] = await Promise.all([
+      readSecret(api.secrets, reads.kubeconfigSecret),
+      readSecret(api.secrets, reads.argoSecret),
+      registrations,
+    ]);
+    const connection = resolveConnection(cluster, kubeconfigSecret);
+    const probeWith = probeTarget(cluster, connection);
+    const probe = probeWith && (await prober.probe(probeWith, signal));
+    if (signal?.aborted) return undefined;
+    return {
       cluster,
       connection,
       kubeconfigSecret,
       argoSecret,
       probe,
-      registration: registration(name),
-      now: now(),
-    });
-    if (plan.skipped) return;
+      registration: registration(cluster.metadata.name),
+      now: this.clock().toISOString(),
+    };
+  }
 
-    let blocked: { reason: string; message: string } | undefined;
+  /**
+   * Plans one observed Cluster and carries the plan out: the Secret actions, the publish, then
+   * what `settleCluster` makes of their outcome. Resolves false when a write lost a race and the
+   * Cluster should be read again (only while `canRequeue`; after that it counts as refused).
+   */
+  private async execute(
+    observed: ObservedCluster,
+    counters: PassCounters,
+    canRequeue: boolean,
+  ): Promise<boolean> {
+    const { api, logger } = this.options;
+    const name = observed.cluster.metadata.name;
+    const plan = planClusterReconcile(observed);
+    if (plan.skipped) return true;
+
+    const outcome: ClusterOutcome = {};
     for (const action of plan.actions) {
       try {
-        await this.apply(action, cluster);
+        await applySecretAction(api.secrets, action);
         counters.secretWrites++;
       } catch (e) {
+        if (canRequeue && lostRace(e)) return false;
         const message = (e as Error).message;
         logger.warn(`infrared: cluster ${name}: ${action.type}: ${message}`);
-        if (e instanceof ArgoSecretConflictError) {
-          blocked = { reason: 'ArgoSecretConflict', message };
-        } else if (action.type !== 'adoptKubeconfigSecret') {
-          blocked = {
-            reason: 'ArgoSecretFailed',
-            message: `the Argo CD cluster Secret could not be written: ${message}`,
-          };
-        }
+        if ('onRefused' in action) outcome.refused ??= { action, message };
       }
     }
-
-    let base = cluster;
-    let status: ClusterStatus = plan.status;
-    if (blocked) {
-      status = registrationBlocked(status, cluster, blocked, now());
-    } else if (plan.publish) {
-      try {
-        const { change, pending } = plan.publish;
-        const result = await publisher.publish(
-          change,
-          pending ? { pending } : undefined,
-        );
-        counters.published++;
-        status = completeRegistration(
-          status,
-          cluster,
-          { result },
-          now(),
-          appOfAppsPath(name, this.options.managementCluster),
-          registration.defaultBranch,
-        );
-        if (result.merged) {
-          base = await api.clusters.patchMetadata(name, {
-            annotations: {
-              [REGISTERED_FILES_ANNOTATION]: plan.publish.filesHash,
-            },
-          });
-        }
-        const where = result.pullRequest?.url ?? result.url;
-        logger.info(
-          result.merged
-            ? `infrared: cluster ${name} registered in the gitops repo (${where})`
-            : `infrared: cluster ${name}: the gitops pull request is ${result.state} (${where})`,
-        );
-      } catch (e) {
-        status = completeRegistration(
-          status,
-          cluster,
-          { error: e as Error },
-          now(),
-          appOfAppsPath(name, this.options.managementCluster),
-        );
-        logger.warn(
-          `infrared: registering cluster ${name} in the gitops repo failed: ${
-            (e as Error).message
-          }`,
-        );
-      }
+    // A refused write with onRefused stops the registration: nothing is published after it.
+    if (plan.publish && !outcome.refused) {
+      outcome.published = await this.publish(name, plan.publish);
+      if ('result' in outcome.published) counters.published++;
     }
-    if (await this.writeStatus(base, status)) counters.statusWrites++;
-  }
 
-  /** Writes the owned part of the status when it differs; re-reads and retries on a conflict. */
-  private async writeStatus(
-    cluster: ClusterResource,
-    desired: ClusterStatus,
-  ): Promise<boolean> {
-    const { api } = this.options;
-    return retryOnConflict(async attempt => {
-      const current =
-        attempt === 1 ? cluster : await api.clusters.get(cluster.metadata.name);
-      if (!current || current.metadata.deletionTimestamp) return false;
-      if (!statusChanged(current.status, desired)) return false;
-      try {
-        await api.clusters.replaceStatus({
-          ...current,
-          status: mergeOwnedStatus(current.status, desired),
-        });
-      } catch (e) {
-        if (isNotFound(e)) return false;
-        throw e;
-      }
-      return true;
-    });
-  }
-
-  private async apply(
-    action: SecretAction,
-    cluster: ClusterResource,
-  ): Promise<void> {
-    const { secrets } = this.options.api;
-    switch (action.type) {
-      case 'adoptKubeconfigSecret':
-        await retryOnConflict(async attempt => {
-          let { ownerReferences, resourceVersion } = action;
-          if (attempt > 1) {
-            const fresh = await secrets.get(action.namespace, action.name);
-            if (!fresh) return;
-            ownerReferences = ownerReferencesFor(
-              fresh.metadata.ownerReferences,
-              cluster,
-            );
-            resourceVersion = fresh.metadata.resourceVersion;
-          }
-          await secrets.patchMetadata(
-            action.namespace,
-            action.name,
-            { labels: action.labels, ownerReferences },
-            resourceVersion,
-          );
-        });
-        return;
-      case 'createArgoSecret':
-        try {
-          await secrets.create(action.secret);
-        } catch (e) {
-          // It exists without our label (edited by hand): replace it like an edited one.
-          if (!isAlreadyExists(e)) throw e;
-          await this.replaceArgoSecret(action.secret, cluster);
-        }
-        return;
-      case 'replaceArgoSecret':
-        try {
-          await secrets.replace(action.secret);
-        } catch (e) {
-          if (!isConflict(e) && !isNotFound(e)) throw e;
-          await this.replaceArgoSecret(action.secret, cluster);
-        }
-        return;
-      case 'deleteArgoSecret':
-        try {
-          await secrets.delete(action.namespace, action.name, {
-            uid: action.uid,
-          });
-        } catch (e) {
-          if (!isNotFound(e) && !isConflict(e)) throw e;
-        }
-        return;
-      default:
-        throw new Error(`unknown action ${(action as SecretAction).type}`);
+    const settled = settleCluster(observed, plan, outcome);
+    let cluster = observed.cluster;
+    if (settled.annotations) {
+      cluster = await api.clusters.patchMetadata(name, {
+        annotations: settled.annotations,
+      });
     }
+    if (await writeStatus(api.clusters, cluster, settled.status)) {
+      counters.statusWrites++;
+    }
+    return true;
   }
 
-  /** Re-reads the Argo CD Secret and writes it right, retrying on conflicts and races. */
-  private async replaceArgoSecret(
-    target: SecretObject,
-    cluster: ClusterResource,
-  ): Promise<void> {
-    const { secrets } = this.options.api;
-    const namespace = target.metadata.namespace ?? ARGOCD_NAMESPACE;
-    const name = target.metadata.name;
-    const attempts = 4;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const fresh = await secrets.get(namespace, name);
-        if (!fresh) {
-          const { resourceVersion: _rv, ...metadata } = target.metadata;
-          await secrets.create({
-            apiVersion: 'v1',
-            kind: 'Secret',
-            metadata,
-            type: target.type,
-            stringData: target.stringData,
-          });
-          return;
-        }
-        if (!isOurArgoSecret(fresh, cluster)) {
-          // Made meanwhile by someone else: never taken over (seed 003).
-          throw new ArgoSecretConflictError(
-            `${describeArgoSecretManager(
-              fresh.metadata,
-            )}: Infrared never writes an Argo CD Secret it did not make`,
-          );
-        }
-        const replacement = argoSecretReplacement(fresh, target, cluster);
-        if (replacement) await secrets.replace(replacement);
-        return;
-      } catch (e) {
-        if (e instanceof ArgoSecretConflictError) throw e;
-        const retry = isConflict(e) || isAlreadyExists(e) || isNotFound(e);
-        if (!retry || attempt >= attempts) throw e;
-      }
+  private async publish(
+    name: string,
+    step: PublishStep,
+  ): Promise<NonNullable<ClusterOutcome['published']>> {
+    const { publisher, logger } = this.options;
+    try {
+      const result = await publisher.publish(
+        step.change,
+        step.pending ? { pending: step.pending } : undefined,
+      );
+      const where = result.pullRequest?.url ?? result.url;
+      logger.info(
+        result.merged
+          ? `infrared: cluster ${name} registered in the gitops repo (${where})`
+          : `infrared: cluster ${name}: the gitops pull request is ${result.state} (${where})`,
+      );
+      return { result };
+    } catch (e) {
+      logger.warn(
+        `infrared: registering cluster ${name} in the gitops repo failed: ${
+          (e as Error).message
+        }`,
+      );
+      return { error: e as Error };
     }
   }
 }

@@ -10,7 +10,7 @@ import {
   type SecretObject,
 } from '@internal/plugin-infrared-common';
 import type { ProbeResult } from '@internal/plugin-infrared-node';
-import type { GitopsPublishResult } from '../gitops';
+import type { GitopsPublishResult } from '../../gitops';
 import {
   CA,
   CERT,
@@ -21,7 +21,7 @@ import {
   stored,
   storedKubeconfigSecret,
   TOKEN,
-} from './__testUtils__/fixtures';
+} from '../__testUtils__/fixtures';
 import { resolveConnection } from './connection';
 import {
   completeRegistration,
@@ -32,8 +32,8 @@ import {
   REGISTERED_FILES_ANNOTATION,
   statusChanged,
   type ObservedCluster,
-} from './plan';
-import { registrationChange } from './reconciler';
+} from '.';
+import { registrationChange } from './registration';
 
 const NOW = '2026-02-01T10:00:00.000Z';
 const EARLIER = '2026-01-15T08:00:00.000Z';
@@ -585,6 +585,13 @@ describe('planClusterReconcile', () => {
           namespace: ARGOCD_NAMESPACE,
           name: 'cluster-local',
           uid: 'argo-uid',
+          // refused: nothing published, and Registered says why
+          onRefused: {
+            registered: {
+              reason: 'ArgoSecretFailed',
+              message: 'the Argo CD cluster Secret could not be written',
+            },
+          },
         },
       ]);
     });
@@ -787,6 +794,88 @@ describe('planClusterReconcile', () => {
         expect(plan.publish?.pending).toBeUndefined();
       },
     );
+  });
+
+  describe('what a refused write means (a conflict requeues instead)', () => {
+    const FAILED = {
+      registered: {
+        reason: 'ArgoSecretFailed',
+        message: 'the Argo CD cluster Secret could not be written',
+      },
+    };
+    const ours = (cluster: ClusterResource) =>
+      stored(
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          type: 'Opaque',
+          metadata: {
+            name: `cluster-${cluster.metadata.name}`,
+            namespace: ARGOCD_NAMESPACE,
+            ownerReferences: [ownerRef(cluster)],
+          },
+        },
+        { uid: 'argo-uid' },
+      );
+    const mgmt = clusterResource('infrared-mgmt', {
+      spec: { type: 'management', connection: { inCluster: true } },
+    });
+    const inClusterWorkload = clusterResource('edge-local', {
+      spec: { connection: { inCluster: true } },
+    });
+    const rotated = registered(
+      clusterResource('edge', { metadata: { generation: 2 } }),
+      1,
+    );
+
+    it.each([
+      [
+        'the kubeconfig Secret adopted: only logged, nothing stops',
+        () =>
+          observe(clusterResource('edge'), {
+            kubeconfigSecret: storedKubeconfigSecret('edge'),
+            argoSecret: rightArgoSecret(clusterResource('edge')),
+          }),
+        'adoptKubeconfigSecret',
+        undefined,
+      ],
+      [
+        'the Argo CD Secret created before the first registration: Registered False ArgoSecretFailed',
+        () => observe(clusterResource('edge')),
+        'createArgoSecret',
+        FAILED,
+      ],
+      [
+        'the Argo CD Secret rewritten for a new generation: nothing published, an earlier True kept',
+        () =>
+          observe(rotated, {
+            argoSecret: rightArgoSecret(
+              rotated,
+              kubeconfigText({ token: 'old-token' }),
+            ),
+          }),
+        'replaceArgoSecret',
+        {},
+      ],
+      [
+        "a stale Argo CD Secret of an inCluster workload cluster's: Registered False ArgoSecretFailed",
+        () =>
+          observe(inClusterWorkload, { argoSecret: ours(inClusterWorkload) }),
+        'deleteArgoSecret',
+        FAILED,
+      ],
+      [
+        "a stale Argo CD Secret of the management cluster's: it stays Registered",
+        () => observe(mgmt, { argoSecret: ours(mgmt) }),
+        'deleteArgoSecret',
+        {},
+      ],
+    ])('%s', (_what, observed, type, onRefused) => {
+      const plan = planClusterReconcile(observed());
+      const action = plan.actions.find(a => a.type === type);
+      expect(action).toBeDefined();
+      expect((action as { onRefused?: unknown }).onRefused).toEqual(onRefused);
+    });
   });
 
   describe("another's Argo CD Secret", () => {

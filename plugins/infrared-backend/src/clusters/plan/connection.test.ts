@@ -6,7 +6,7 @@ import {
   SERVER,
   storedKubeconfigSecret,
   TOKEN,
-} from './__testUtils__/fixtures';
+} from '../__testUtils__/fixtures';
 
 const CLUSTER = 'kubeconfig.clusters[0].cluster';
 

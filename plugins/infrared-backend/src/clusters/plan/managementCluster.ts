@@ -26,3 +26,24 @@ export function isManagementCluster(
     cluster.metadata.name === managementClusterName
   );
 }
+
+/**
+ * What a pass does about the management cluster's Cluster: makes it when a complete LIST of the
+ * Clusters lacks it (a pass over named Clusters can't tell), and warns when the Cluster of that
+ * name is not of type management.
+ */
+export function planManagementCluster(
+  /** Every Cluster, from a LIST; undefined when the pass did not LIST them. */
+  clusters: readonly ClusterResource[] | undefined,
+  name: string,
+): { create?: ClusterResource; warning?: string } {
+  if (!clusters) return {};
+  const existing = clusters.find(c => c.metadata.name === name);
+  if (!existing) return { create: managementClusterResource(name) };
+  if (existing.spec.type !== 'management') {
+    return {
+      warning: `infrared: Cluster ${name} is the configured management cluster but has type ${existing.spec.type}`,
+    };
+  }
+  return {};
+}

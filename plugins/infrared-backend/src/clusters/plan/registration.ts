@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import {
+  ClusterConditionTypes,
+  describeArgoSecretManager,
+  INFRARED_GROUP,
+  type ClusterResource,
+  type ClusterStatus,
+  type SecretObject,
+} from '@internal/plugin-infrared-common';
+import {
+  setCondition,
+  type ConditionInput,
+} from '@internal/plugin-infrared-node';
+import {
+  appOfAppsPath,
+  registrationFiles,
+  type GitopsPublishResult,
+} from '../../gitops';
+import { findCondition } from './status';
+import type { ObservedCluster, PublishStep, RegistrationChange } from './types';
+
+/** On a Cluster: the hash of the gitops files its registration last published. */
+export const REGISTERED_FILES_ANNOTATION = `${INFRARED_GROUP}/registered-files`;
+
+/** A stable digest of a set of files, to tell whether a registration is already published. */
+export function filesHash(files: Record<string, string>): string {
+  // Byte order, the same on every machine (localeCompare is not).
+  const entries = Object.entries(files).sort(([a], [b]) => {
+    if (a === b) return 0;
+    return a < b ? -1 : 1;
+  });
+  return createHash('sha256')
+    .update(JSON.stringify(entries))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The gitops change that registers one cluster. */
+export function registrationChange(
+  clusterName: string,
+  managementCluster: string,
+  repo: { repoUrl: string; defaultBranch: string },
+): RegistrationChange {
+  return {
+    key: `cluster-${clusterName}`,
+    title: `Register cluster ${clusterName}`,
+    body: `Infrared registers the cluster \`${clusterName}\`: the Argo CD Application \`registry-${clusterName}\` on the management cluster \`${managementCluster}\` syncs \`registry/clusters/${clusterName}/components\`.`,
+    files: registrationFiles({
+      clusterName,
+      managementCluster,
+      repoUrl: repo.repoUrl,
+      branch: repo.defaultBranch,
+    }),
+    gitopsPath: appOfAppsPath(clusterName, managementCluster),
+    defaultBranch: repo.defaultBranch,
+  };
+}
+
+/** A Registered condition for the Cluster's generation. */
+export const registeredCondition = (
+  cluster: ClusterResource,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+): ConditionInput => ({
+  type: ClusterConditionTypes.Registered,
+  status,
+  reason,
+  message,
+  observedGeneration: cluster.metadata.generation,
+});
+
+/** The publish step for a change: checks the pull request an earlier pass left open, if any. */
+function publishStep(
+  cluster: ClusterResource,
+  change: RegistrationChange,
+  hash: string,
+): PublishStep {
+  const registered = findCondition(
+    cluster.status,
+    ClusterConditionTypes.Registered,
+  );
+  const pr = cluster.status?.pullRequest;
+  const pending =
+    registered?.reason === 'PullRequestOpen' && pr && !pr.merged
+      ? {
+          url: pr.url,
+          ...(pr.number !== undefined ? { number: pr.number } : {}),
+        }
+      : undefined;
+  const { gitopsPath, defaultBranch, ...gitopsChange } = change;
+  return {
+    change: gitopsChange,
+    filesHash: hash,
+    ...(pending ? { pending } : {}),
+    gitopsPath,
+    ...(defaultBranch ? { defaultBranch } : {}),
+  };
+}
+
+/**
+ * Registered, in this order: the management cluster is registered by the gitops repo's root
+ * Application (nothing is published); another's Argo CD Secret blocks registration; a pull
+ * request closed by a human is not reopened for the same generation; a blocked one is waited
+ * on; otherwise publish once Connected.
+ */
+export function planRegistration(
+  observed: ObservedCluster,
+  context: { connected: ConditionInput; foreign?: SecretObject },
+): { publish?: PublishStep; condition?: ConditionInput } {
+  const { cluster } = observed;
+  const { connected, foreign } = context;
+  const name = cluster.metadata.name;
+  const generation = cluster.metadata.generation;
+  const registered = findCondition(
+    cluster.status,
+    ClusterConditionTypes.Registered,
+  );
+  const condition = (status: 'True' | 'False', r: string, message: string) =>
+    registeredCondition(cluster, status, r, message);
+  const keepTrueElse = (c: ConditionInput) =>
+    registered?.status === 'True' ? {} : { condition: c };
+
+  if (cluster.spec.type === 'management') {
+    return {
+      condition: condition(
+        'True',
+        'ManagementCluster',
+        `the management cluster's registry is the gitops repo's root Application registry-${name} (registry/clusters/${name}/registry.yaml): Infrared publishes nothing for it`,
+      ),
+    };
+  }
+  if (foreign) {
+    return {
+      condition: condition(
+        'False',
+        'ArgoSecretConflict',
+        `${describeArgoSecretManager(
+          foreign.metadata,
+        )}: Infrared never writes an Argo CD Secret it did not make; remove that Secret, or register this cluster under another name`,
+      ),
+    };
+  }
+  if (
+    registered?.reason === 'PullRequestClosed' &&
+    registered.observedGeneration === generation
+  ) {
+    return {};
+  }
+
+  const change =
+    'error' in observed.registration ? undefined : observed.registration;
+  const hash = change && filesHash(change.files);
+  const upToDate =
+    registered?.status === 'True' &&
+    registered.reason !== 'ManagementCluster' &&
+    registered.observedGeneration === generation &&
+    (!hash ||
+      cluster.metadata.annotations?.[REGISTERED_FILES_ANNOTATION] === hash);
+  if (upToDate) return {};
+  if (connected.status !== 'True') {
+    return keepTrueElse(
+      condition(
+        'False',
+        'WaitingForConnection',
+        `registration waits for Connected: ${connected.message}`,
+      ),
+    );
+  }
+  if (change && hash) return { publish: publishStep(cluster, change, hash) };
+  return keepTrueElse(
+    condition(
+      'False',
+      'PublishFailed',
+      (observed.registration as { error: string }).error,
+    ),
+  );
+}
+
+/** Registered after the publisher answered. */
+export function completeRegistration(
+  status: ClusterStatus,
+  cluster: ClusterResource,
+  outcome: { result: GitopsPublishResult } | { error: Error },
+  now: string,
+  /** The app-of-apps file the change adds: what the Clusters page shows and links. */
+  gitopsPath: string,
+  /** The gitops repository's default branch: recorded with a merged change, where its commit is. */
+  defaultBranch?: string,
+): ClusterStatus {
+  const next: ClusterStatus = { ...status };
+  const condition = (s: 'True' | 'False', reason: string, message: string) =>
+    registeredCondition(cluster, s, reason, message);
+  let registered: ConditionInput;
+  if ('error' in outcome) {
+    registered = condition('False', 'PublishFailed', outcome.error.message);
+  } else {
+    const { result } = outcome;
+    next.pullRequest = {
+      url: result.pullRequest?.url ?? result.url,
+      ...(result.pullRequest?.number !== undefined
+        ? { number: result.pullRequest.number }
+        : {}),
+      commit: result.commit,
+      merged: result.merged,
+      ...(result.merged && defaultBranch ? { branch: defaultBranch } : {}),
+    };
+    const url = next.pullRequest.url;
+    if (result.merged) {
+      next.gitopsPath = gitopsPath;
+      registered = condition(
+        'True',
+        'Registered',
+        `the gitops repo registers the cluster: ${url}`,
+      );
+    } else if (result.state === 'closed') {
+      registered = condition(
+        'False',
+        'PullRequestClosed',
+        `the pull request was closed without merging: ${url}; Infrared opens a new one when the Cluster's spec changes`,
+      );
+    } else {
+      registered = condition(
+        'False',
+        'PullRequestOpen',
+        `waiting for the pull request to be merged (the repository requires it, or auto-merge is off): ${url}`,
+      );
+    }
+  }
+  next.conditions = setCondition(status.conditions, registered, now);
+  return next;
+}

@@ -1,0 +1,102 @@
+import type {
+  ClusterResource,
+  ClusterStatus,
+  OwnerReference,
+  SecretObject,
+} from '@internal/plugin-infrared-common';
+import type { ProbeResult } from '@internal/plugin-infrared-node';
+import type {
+  GitopsChange,
+  GitopsPublishResult,
+  GitopsPullRequest,
+} from '../../gitops';
+import type { ClusterConnection } from './connection';
+
+/** The gitops change that registers one cluster, with what Registered records once it is merged. */
+export interface RegistrationChange extends GitopsChange {
+  /** The app-of-apps file the change adds: what the Clusters page shows and links. */
+  gitopsPath: string;
+  /** The gitops repository's default branch, where a merged change's commit is. */
+  defaultBranch?: string;
+}
+
+/** Everything the planner needs about one Cluster, read beforehand by the executor. */
+export interface ObservedCluster {
+  cluster: ClusterResource;
+  connection: ClusterConnection;
+  /** The Secret spec.connection.kubeconfigSecretRef names, when it exists. */
+  kubeconfigSecret?: SecretObject;
+  /** `cluster-<name>` in namespace argocd, when it exists. */
+  argoSecret?: SecretObject;
+  /** The probe's answer; absent when the connection is unusable. */
+  probe?: ProbeResult;
+  /**
+   * The gitops change that registers the cluster (files from `registrationFiles`), or why it
+   * could not be built (the publisher could not describe the repo).
+   */
+  registration: RegistrationChange | { error: string };
+  /** ISO time used for condition transitions. */
+  now: string;
+}
+
+/**
+ * What a refused write means. A conflict is not a refusal: the executor requeues the Cluster (reads
+ * it again and plans again). A write with `onRefused` that is refused stops the registration:
+ * nothing is published after it; one without is only logged.
+ */
+export interface Refusal {
+  /**
+   * Registered False with this reason, and this message followed by the API server's. Absent:
+   * Registered stays as planned (a failed write keeps an earlier True).
+   */
+  registered?: { reason: string; message: string };
+}
+
+export type SecretAction =
+  | {
+      type: 'adoptKubeconfigSecret';
+      namespace: string;
+      name: string;
+      labels: Record<string, string>;
+      ownerReferences: OwnerReference[];
+      resourceVersion?: string;
+    }
+  | { type: 'createArgoSecret'; secret: SecretObject; onRefused: Refusal }
+  | { type: 'replaceArgoSecret'; secret: SecretObject; onRefused: Refusal }
+  | {
+      type: 'deleteArgoSecret';
+      namespace: string;
+      name: string;
+      uid?: string;
+      onRefused: Refusal;
+    };
+
+/** The registration to publish after the Secret writes. */
+export interface PublishStep {
+  change: GitopsChange;
+  filesHash: string;
+  /** The pull request an earlier pass left open: checked, not rebuilt. */
+  pending?: GitopsPullRequest;
+  /** Recorded in the status once the change is merged. */
+  gitopsPath: string;
+  defaultBranch?: string;
+}
+
+export interface ClusterPlan {
+  /** Secret writes, in order. */
+  actions: SecretAction[];
+  /** The registration to publish after the actions; `settleCluster` completes Registered from its outcome. */
+  publish?: PublishStep;
+  /** The status to have (Registered as it was when `publish` is set). */
+  status: ClusterStatus;
+  /** Set when the Cluster is left alone, with the reason. */
+  skipped?: string;
+}
+
+/** What happened to a plan's writes, as the executor saw it. */
+export interface ClusterOutcome {
+  /** The first refused write that has `onRefused`, with the API server's message. */
+  refused?: { action: SecretAction; message: string };
+  /** The publisher's answer, when the plan published. */
+  published?: { result: GitopsPublishResult } | { error: Error };
+}
