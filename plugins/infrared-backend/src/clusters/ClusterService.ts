@@ -12,6 +12,7 @@ import {
   INFRARED_NAMESPACE,
   kubeconfigSecret,
   kubeconfigSecretName,
+  type ClusterResource,
   type ClusterView,
   type RegisterClusterRequest,
   type SecretObject,
@@ -35,6 +36,9 @@ export interface ClusterServiceOptions {
   /** Child clusters the registrar registered, listed beside the Clusters. */
   listDiscovered?: () => Promise<DiscoveredClusterInput[]>;
 }
+
+const nameTaken = (name: string) =>
+  new ConflictError(`cluster ${name} already exists: choose another name`);
 
 /** Registration, listing and removal of Clusters; the REST API's only way to Kubernetes. */
 export class ClusterService {
@@ -75,12 +79,24 @@ export class ClusterService {
    * Nothing is written when the name is taken.
    */
   async register(request: RegisterClusterRequest): Promise<ClusterView> {
-    const { api, logger } = this.options;
     const name = request.name;
-    const taken = () =>
-      new ConflictError(`cluster ${name} already exists: choose another name`);
+    await this.checkNameFree(name);
+    const secret =
+      request.kubeconfig === undefined
+        ? undefined
+        : await this.createKubeconfigSecret(name, request.kubeconfig);
+    const created = await this.createCluster(request, secret);
+    if (secret) await this.adoptKubeconfigSecret(secret, created);
+    this.options.logger.info(`infrared: registered cluster ${name}`);
+    this.options.onChange?.(name);
+    return clusterView(created);
+  }
+
+  /** Refuses a name a Cluster has, or that another's Argo CD Secret holds. */
+  private async checkNameFree(name: string): Promise<void> {
+    const { api } = this.options;
     try {
-      if (await api.clusters.get(name)) throw taken();
+      if (await api.clusters.get(name)) throw nameTaken(name);
       const argoSecret = await api.secrets.get(
         ARGOCD_NAMESPACE,
         argoSecretName(name),
@@ -99,31 +115,36 @@ export class ClusterService {
       if (e instanceof ConflictError) throw e;
       throw fromKubeError(e);
     }
+  }
 
-    let secret: SecretObject | undefined;
-    if (request.kubeconfig !== undefined) {
-      try {
-        secret = await api.secrets.create(
-          kubeconfigSecret({
-            clusterName: name,
-            kubeconfig: request.kubeconfig,
-          }),
-        );
-      } catch (e) {
-        if (isAlreadyExists(e)) {
-          throw new ConflictError(
-            `Secret ${INFRARED_NAMESPACE}/${kubeconfigSecretName(
-              name,
-            )} already exists without a Cluster: remove it, or create the Cluster with kubectl referencing it`,
-          );
-        }
-        throw fromKubeError(e);
-      }
-    }
-
-    let created;
+  private async createKubeconfigSecret(
+    name: string,
+    kubeconfig: string,
+  ): Promise<SecretObject> {
     try {
-      created = await api.clusters.create(clusterForRequest(request));
+      return await this.options.api.secrets.create(
+        kubeconfigSecret({ clusterName: name, kubeconfig }),
+      );
+    } catch (e) {
+      if (isAlreadyExists(e)) {
+        throw new ConflictError(
+          `Secret ${INFRARED_NAMESPACE}/${kubeconfigSecretName(
+            name,
+          )} already exists without a Cluster: remove it, or create the Cluster with kubectl referencing it`,
+        );
+      }
+      throw fromKubeError(e);
+    }
+  }
+
+  /** Creates the Cluster; when that is refused, removes the Secret made for it. */
+  private async createCluster(
+    request: RegisterClusterRequest,
+    secret: SecretObject | undefined,
+  ): Promise<ClusterResource> {
+    const { api, logger } = this.options;
+    try {
+      return await api.clusters.create(clusterForRequest(request));
     } catch (e) {
       if (secret) {
         await api.secrets
@@ -132,39 +153,37 @@ export class ClusterService {
           })
           .catch(err =>
             logger.warn(
-              `infrared: could not remove Secret ${
-                secret!.metadata.name
-              } after the Cluster was refused: ${err.message}`,
+              `infrared: could not remove Secret ${secret.metadata.name} after the Cluster was refused: ${err.message}`,
             ),
           );
       }
-      if (isAlreadyExists(e)) throw taken();
+      if (isAlreadyExists(e)) throw nameTaken(request.name);
       throw fromKubeError(e);
     }
+  }
 
-    if (secret) {
-      try {
-        await api.secrets.patchMetadata(
-          INFRARED_NAMESPACE,
-          secret.metadata.name,
-          {
-            labels: dependentLabels(name),
-            ownerReferences: [controllerReferenceTo(created)],
-          },
-          secret.metadata.resourceVersion,
-        );
-      } catch (e) {
-        // The reconciler adds it on its next pass.
-        logger.warn(
-          `infrared: owner reference on Secret ${
-            secret.metadata.name
-          } not set yet: ${(e as Error).message}`,
-        );
-      }
+  /** Gives the kubeconfig Secret its owner and labels at once; else the reconciler's next pass does. */
+  private async adoptKubeconfigSecret(
+    secret: SecretObject,
+    cluster: ClusterResource,
+  ): Promise<void> {
+    try {
+      await this.options.api.secrets.patchMetadata(
+        INFRARED_NAMESPACE,
+        secret.metadata.name,
+        {
+          labels: dependentLabels(cluster.metadata.name),
+          ownerReferences: [controllerReferenceTo(cluster)],
+        },
+        secret.metadata.resourceVersion,
+      );
+    } catch (e) {
+      this.options.logger.warn(
+        `infrared: owner reference on Secret ${
+          secret.metadata.name
+        } not set yet: ${(e as Error).message}`,
+      );
     }
-    logger.info(`infrared: registered cluster ${name}`);
-    this.options.onChange?.(name);
-    return clusterView(created);
   }
 
   /** Removes a workload Cluster; the garbage collector removes its Secrets (owner references). */
