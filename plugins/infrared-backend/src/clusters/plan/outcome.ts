@@ -45,17 +45,7 @@ export function settleCluster(
   }
   if (!published || !plan.publish) return { status: plan.status };
   const { gitopsPath, defaultBranch, filesHash } = plan.publish;
-  if ('error' in published) {
-    return {
-      status: completeRegistration(
-        plan.status,
-        cluster,
-        published,
-        now,
-        gitopsPath,
-      ),
-    };
-  }
+  const merged = 'result' in published && published.result.merged;
   return {
     status: completeRegistration(
       plan.status,
@@ -65,7 +55,7 @@ export function settleCluster(
       gitopsPath,
       defaultBranch,
     ),
-    ...(published.result.merged
+    ...(merged
       ? { annotations: { [REGISTERED_FILES_ANNOTATION]: filesHash } }
       : {}),
   };
