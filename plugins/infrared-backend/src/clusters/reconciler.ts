@@ -19,7 +19,11 @@ import {
   readSecret,
   type Registrations,
 } from './observe';
-import { PassTally, type PassCounters } from './passSummary';
+import {
+  PassTally,
+  type PassCounters,
+  type ReconcilePassSummary,
+} from './passSummary';
 import {
   planClusterReconcile,
   planManagementCluster,
@@ -80,12 +84,15 @@ export class ClusterReconciler {
   }
 
   /** One pass over every Cluster: the scheduled task. */
-  reconcileAll(signal?: AbortSignal) {
+  reconcileAll(signal?: AbortSignal): Promise<ReconcilePassSummary> {
     return this.reconcile({ signal });
   }
 
   /** One pass over one Cluster, with GETs: the same pass, after an API write. */
-  reconcileOne(name: string, signal?: AbortSignal) {
+  reconcileOne(
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<ReconcilePassSummary> {
     return this.reconcile({ names: [name], signal });
   }
 
@@ -95,7 +102,7 @@ export class ClusterReconciler {
    * publisher's idempotency. A pass over every Cluster skips those a pass over named Clusters had
    * in hand since it started: its LIST is older than what that one read.
    */
-  async reconcile(scope: ReconcileScope = {}) {
+  async reconcile(scope: ReconcileScope = {}): Promise<ReconcilePassSummary> {
     const { api, logger, publisher, managementCluster } = this.options;
     const { names, signal } = scope;
     const tally = new PassTally(api.counter);

@@ -26,7 +26,7 @@ export {
   desiredArgoSecret,
   isOurArgoSecret,
 } from './argoSecret';
-export { dependentLabels, ownerReferencesFor } from './ownership';
+export { dependentLabels } from './ownership';
 export { mergeOwnedStatus, statusChanged, statusWrite } from './status';
 export {
   kubeconfigSecretRef,
