@@ -13,7 +13,7 @@ import { ClusterService, createClusters } from './clusters';
 import { findRepoRoot } from './config';
 import { createGitopsPublisher } from './gitops';
 import { infraredKubeServiceRef } from './kube';
-import { createPlacement } from './placement';
+import { createPlacement, PlacementService } from './placement';
 import { discoveredClustersOptions, registerRegistrarTask } from './registrar';
 
 export { CLUSTERS_RECONCILE_TASK_ID } from './clusters';
@@ -61,6 +61,7 @@ export const infraredPlugin = createBackendPlugin({
         });
 
         let clusters: ClusterService | undefined;
+        let placement: PlacementService | undefined;
         if (kube.management) {
           const publisher = publisherFactory
             ? await publisherFactory({ config, logger })
@@ -80,13 +81,16 @@ export const infraredPlugin = createBackendPlugin({
               ? discoveredClustersOptions(config)
               : undefined,
           });
-          if (kube.management.client) {
-            // The release gate; the placement routes come with the generated router.
-            await createPlacement({
+          const placementApi =
+            kube.management.placement ??
+            (kube.management.client &&
+              new KubePlacementApi(kube.management.client));
+          if (placementApi) {
+            placement = await createPlacement({
               config,
               logger,
               scheduler,
-              kube: new KubePlacementApi(kube.management.client),
+              kube: placementApi,
               clusters: kube.management.api.clusters,
               publisher,
             });
@@ -104,6 +108,7 @@ export const infraredPlugin = createBackendPlugin({
             auditor: deps.auditor,
             logger,
             clusters,
+            placement,
             unavailable: kube.unavailable,
           }),
         );

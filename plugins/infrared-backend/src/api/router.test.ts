@@ -48,6 +48,389 @@ function writes(h: Harness) {
   );
 }
 
+describe('REST API: org allowlists and zone placement', () => {
+  const ADMIN_ONLY_DENIED = (name: string) =>
+    mockServices.permissions.mock({
+      authorize: async requests =>
+        requests.map((r: any) => ({
+          result:
+            r.permission.name === name
+              ? AuthorizeResult.DENY
+              : AuthorizeResult.ALLOW,
+        })),
+    }).factory;
+  const auditorWith = (events: Array<{ id: string; meta: any }>) =>
+    mockServices.auditor.mock({
+      createEvent: async (options: any) => ({
+        success: async (done?: any) => {
+          events.push({
+            id: options.eventId,
+            meta: { ...options.meta, ...done?.meta, result: 'succeeded' },
+          });
+        },
+        fail: async (done: any) => {
+          events.push({
+            id: options.eventId,
+            meta: {
+              ...options.meta,
+              result: 'failed',
+              error: done.error.message,
+            },
+          });
+        },
+      }),
+    }).factory;
+
+  async function seeded(options: Parameters<typeof harness>[0] = {}) {
+    const h = await harness(options);
+    h.placement.addOrg('acme', {
+      displayName: 'ACME',
+      clusterAllowlist: ['old-one'],
+      teams: [
+        { name: 'leads', role: 'org-admin', members: ['user:default/mock'] },
+      ],
+    });
+    h.placement.addOrg('globex');
+    h.placement.addProduct('ir-org-acme', 'checkout', [
+      { name: 'checkout-rc' },
+      { name: 'checkout-prod', cluster: 'edge', environment: 'release' },
+    ]);
+    h.placement.addAppProject('products', [
+      { name: '*', server: '*', namespace: '*' },
+    ]);
+    return h;
+  }
+
+  it('lists organizations with their allowlists', async () => {
+    const h = await seeded();
+    const res = await h.send('get', '/v1/orgs');
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual([
+      {
+        name: 'acme',
+        displayName: 'ACME',
+        namespace: 'ir-org-acme',
+        platform: false,
+        clusterAllowlist: ['old-one'],
+      },
+      {
+        name: 'globex',
+        displayName: 'globex',
+        namespace: 'ir-org-globex',
+        platform: false,
+        clusterAllowlist: [],
+      },
+    ]);
+  });
+
+  it('replaces an allowlist, audited with who, the org and the list before and after', async () => {
+    const events: Array<{ id: string; meta: any }> = [];
+    const h = await seeded({ features: [auditorWith(events)] });
+    const res = await h.send('put', '/v1/orgs/acme/cluster-allowlist', {
+      body: { clusters: ['edge', 'core'] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ clusters: ['core', 'edge'] });
+    expect(h.placement.orgs.get('acme')!.spec.clusterAllowlist).toEqual([
+      'core',
+      'edge',
+    ]);
+    expect(events).toEqual([
+      {
+        id: 'cluster-allowlist-update',
+        meta: {
+          org: 'acme',
+          before: ['old-one'],
+          after: ['core', 'edge'],
+          changed: true,
+          result: 'succeeded',
+        },
+      },
+    ]);
+    const read = await h.send('get', '/v1/orgs/acme/cluster-allowlist');
+    expect(read.body).toEqual({ clusters: ['core', 'edge'] });
+  });
+
+  it('writes nothing when the allowlist already holds these clusters', async () => {
+    const h = await seeded();
+    const res = await h.send('put', '/v1/orgs/acme/cluster-allowlist', {
+      body: { clusters: ['old-one'] },
+    });
+    expect(res.status).toBe(200);
+    expect(h.placement.writes).toBe(0);
+  });
+
+  it('answers 404 for an unknown org, reading and writing', async () => {
+    const h = await seeded();
+    const put = await h.send('put', '/v1/orgs/initech/cluster-allowlist', {
+      body: { clusters: ['edge'] },
+    });
+    expect(put.status).toBe(404);
+    expect(put.body.error.message).toBe('Organization initech not found');
+    const get = await h.send('get', '/v1/orgs/initech/cluster-allowlist');
+    expect(get.status).toBe(404);
+    expect(h.placement.writes).toBe(0);
+  });
+
+  it('answers 403 naming infrared.allowlist.update to one who is not a platform admin, writing nothing', async () => {
+    const h = await seeded({
+      features: [ADMIN_ONLY_DENIED('infrared.allowlist.update')],
+    });
+    const res = await h.send('put', '/v1/orgs/acme/cluster-allowlist', {
+      body: { clusters: ['edge'] },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toMatch(/infrared\.allowlist\.update/);
+    expect(h.placement.writes).toBe(0);
+  });
+
+  it.each<[string, unknown, string[], RegExp]>([
+    ['a body that is not an object', ['edge'], ['body'], /JSON object/],
+    ['no clusters', {}, ['clusters'], /clusters is required/],
+    [
+      'clusters not a list',
+      { clusters: 'edge' },
+      ['clusters'],
+      /must be an array/,
+    ],
+    [
+      'a name that is not a cluster name',
+      { clusters: ['Edge_1'] },
+      ['clusters[0]'],
+      /clusters\[0\]/,
+    ],
+    [
+      'a name that is not a string',
+      { clusters: [7] },
+      ['clusters[0]'],
+      /must be a string/,
+    ],
+    [
+      'duplicate names',
+      { clusters: ['edge', 'edge'] },
+      ['clusters[1]'],
+      /repeats "edge"/,
+    ],
+    [
+      'more than 1,000 clusters',
+      { clusters: Array.from({ length: 1001 }, (_, i) => `c${i}`) },
+      ['clusters'],
+      /at most 1000/,
+    ],
+    [
+      'an unknown field',
+      { clusters: [], org: 'acme' },
+      ['org'],
+      /unknown field "org"/,
+    ],
+  ])(
+    'refuses %s with 400 naming the field, writing nothing',
+    async (_what, body, fields, message) => {
+      const h = await seeded();
+      const res = await h.send('put', '/v1/orgs/acme/cluster-allowlist', {
+        body,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.name).toBe('InputError');
+      expect(res.body.error.message).toMatch(message);
+      expect(res.body.error.errors.map((e: any) => e.field)).toEqual(fields);
+      expect(h.placement.writes).toBe(0);
+    },
+  );
+
+  it('lists every zone with the cluster it runs on', async () => {
+    const h = await seeded();
+    const res = await h.send('get', '/v1/zones');
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((z: any) => [z.zone, z.cluster, z.org])).toEqual([
+      ['checkout-rc', 'infrared-mgmt', 'acme'],
+      ['checkout-prod', 'edge', 'acme'],
+    ]);
+  });
+
+  it("answers a Product's placement: each zone's decision, reason, path, destination and choices", async () => {
+    const h = await seeded();
+    const res = await h.send(
+      'get',
+      '/v1/products/ir-org-acme/checkout/placement',
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      namespace: 'ir-org-acme',
+      name: 'checkout',
+      org: { name: 'acme', displayName: 'ACME' },
+      managementCluster: 'infrared-mgmt',
+      allowedClusters: ['old-one'],
+      can: { setZoneCluster: true, updateAllowlist: true },
+    });
+    expect(res.body.zones).toEqual([
+      expect.objectContaining({
+        name: 'checkout-rc',
+        decision: 'Promotes',
+        reason: 'ManagementCluster',
+        applicationPath:
+          'registry/clusters/infrared-mgmt/components/product-checkout-rc.yaml',
+        destination: {
+          server: 'https://kubernetes.default.svc',
+          namespace: 'checkout-rc',
+        },
+      }),
+      expect.objectContaining({
+        name: 'checkout-prod',
+        environment: 'release',
+        approval: 'human',
+        cluster: 'edge',
+        decision: 'Fails',
+        reason: 'NotOnAllowlist',
+        message: expect.stringMatching(/not on org acme's cluster allowlist/),
+        applicationPath:
+          'registry/clusters/edge/components/product-checkout-prod.yaml',
+        destination: { name: 'edge', namespace: 'checkout-prod' },
+        project: 'products',
+        choices: ['old-one'],
+      }),
+    ]);
+  });
+
+  it('answers 404 for a Product that is not found', async () => {
+    const h = await seeded();
+    const res = await h.send('get', '/v1/products/ir-org-acme/nope/placement');
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toBe('Product ir-org-acme/nope not found');
+  });
+
+  it("lets an org admin set a zone's cluster from the org's allowlist, audited", async () => {
+    const events: Array<{ id: string; meta: any }> = [];
+    const h = await seeded({
+      features: [
+        ADMIN_ONLY_DENIED('infrared.allowlist.update'),
+        auditorWith(events),
+      ],
+    });
+    const res = await h.send(
+      'put',
+      '/v1/products/ir-org-acme/checkout/zones/checkout-prod/cluster',
+      { body: { cluster: 'old-one' } },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.can).toEqual({
+      setZoneCluster: true,
+      updateAllowlist: false,
+    });
+    expect(res.body.zones[1]).toMatchObject({
+      cluster: 'old-one',
+      reason: 'UnknownCluster',
+    });
+    expect(
+      h.placement.products.get('ir-org-acme/checkout')!.spec.delivery!.zones[1],
+    ).toEqual({
+      name: 'checkout-prod',
+      cluster: 'old-one',
+      environment: 'release',
+    });
+    expect(events).toEqual([
+      {
+        id: 'zone-cluster-update',
+        meta: {
+          product: 'ir-org-acme/checkout',
+          zone: 'checkout-prod',
+          before: 'edge',
+          after: 'old-one',
+          result: 'succeeded',
+        },
+      },
+    ]);
+    // "" moves it to the management cluster.
+    const cleared = await h.send(
+      'put',
+      '/v1/products/ir-org-acme/checkout/zones/checkout-prod/cluster',
+      { body: { cluster: '' } },
+    );
+    expect(cleared.body.zones[1]).toMatchObject({
+      cluster: 'infrared-mgmt',
+      decision: 'Promotes',
+    });
+  });
+
+  it.each<[string, string, unknown, number, RegExp]>([
+    [
+      'a cluster the org may not use',
+      'checkout-prod',
+      { cluster: 'edge' },
+      400,
+      /cluster: edge is not a cluster org acme may use \(allowed: old-one\)/,
+    ],
+    [
+      'a cluster name that is not one',
+      'checkout-prod',
+      { cluster: 'Edge!' },
+      400,
+      /cluster may contain only/,
+    ],
+    ['no cluster field', 'checkout-prod', {}, 400, /cluster is required/],
+    [
+      'a zone the Product does not have',
+      'checkout-qa',
+      { cluster: 'old-one' },
+      404,
+      /has no zone checkout-qa/,
+    ],
+  ])(
+    "refuses %s for a zone's cluster, writing nothing",
+    async (_what, zone, body, status, message) => {
+      const h = await seeded();
+      const res = await h.send(
+        'put',
+        `/v1/products/ir-org-acme/checkout/zones/${zone}/cluster`,
+        { body },
+      );
+      expect(res.status).toBe(status);
+      expect(res.body.error.message).toMatch(message);
+      expect(h.placement.writes).toBe(0);
+    },
+  );
+
+  it("refuses to set a zone's cluster for one who is neither an org admin nor a platform admin", async () => {
+    const h = await seeded({
+      features: [ADMIN_ONLY_DENIED('infrared.allowlist.update')],
+    });
+    h.placement.orgs.get('acme')!.spec.teams = [];
+    const res = await h.send(
+      'put',
+      '/v1/products/ir-org-acme/checkout/zones/checkout-prod/cluster',
+      { body: { cluster: 'old-one' } },
+    );
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toMatch(/org admin of org acme/);
+    expect(h.placement.writes).toBe(0);
+  });
+
+  it('answers 404 for the zone cluster of a Product that is not found', async () => {
+    const h = await seeded();
+    const res = await h.send(
+      'put',
+      '/v1/products/ir-org-acme/nope/zones/checkout-prod/cluster',
+      { body: { cluster: 'old-one' } },
+    );
+    expect(res.status).toBe(404);
+  });
+
+  it('answers 503 without a management cluster', async () => {
+    const h = await harness({ managed: false });
+    for (const [method, path, body] of [
+      ['get', '/v1/orgs'],
+      ['get', '/v1/orgs/acme/cluster-allowlist'],
+      ['put', '/v1/orgs/acme/cluster-allowlist', { clusters: [] }],
+      ['get', '/v1/zones'],
+      ['get', '/v1/products/ns/p/placement'],
+      ['put', '/v1/products/ns/p/zones/z/cluster', { cluster: '' }],
+    ] as const) {
+      const res = await h.send(method, path, { body });
+      expect([path, res.status]).toEqual([path, 503]);
+    }
+  });
+});
+
 describe('REST API /v1/clusters', () => {
   describe('POST', () => {
     it('registers a kubeconfig cluster: Secret, Cluster, owner reference; 201 without the kubeconfig', async () => {

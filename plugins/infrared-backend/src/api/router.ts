@@ -11,11 +11,14 @@ import {
   ServiceUnavailableError,
 } from '@backstage/errors';
 import {
+  infraredAllowlistUpdatePermission,
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
   infraredClusterReadPermission,
+  validateAllowlistRequest,
   validateClusterName,
   validateRegisterClusterRequest,
+  validateSetZoneClusterRequest,
   type FieldError,
 } from '@internal/plugin-infrared-common';
 import {
@@ -25,6 +28,7 @@ import {
 import express, { type Request } from 'express';
 import Router from 'express-promise-router';
 import type { ClusterService } from '../clusters';
+import type { PlacementCaller, PlacementService } from '../placement';
 import { createOpenApiRouter } from '../schema/openapi';
 import { jsonBody } from './bodyErrors';
 
@@ -37,12 +41,20 @@ export interface RouterOptions {
   clusters?: ClusterService;
   /** Why `clusters` is undefined. */
   unavailable?: string;
+  /** Org allowlists and zone placement; undefined without the management cluster (503). */
+  placement?: PlacementService;
 }
+
+/** What an audit event carries beside who and the request. */
+type AuditMeta = NonNullable<
+  Parameters<AuditorService['createEvent']>[0]['meta']
+>;
 
 const ACTIONS: Record<string, string> = {
   [infraredClusterReadPermission.name]: 'read clusters',
   [infraredClusterCreatePermission.name]: 'register clusters',
   [infraredClusterDeletePermission.name]: 'remove clusters',
+  [infraredAllowlistUpdatePermission.name]: "change an org's cluster allowlist",
 };
 
 /** 400 naming every field and reason; the list is in `errors` for clients that show it per field. */
@@ -125,6 +137,59 @@ export async function createRouter(
     }
   }
 
+  const placement = (): PlacementService => {
+    if (!options.placement) {
+      throw new ServiceUnavailableError(
+        options.unavailable ?? 'the management cluster is not configured',
+      );
+    }
+    return options.placement;
+  };
+
+  /** Who asks: the user's entity ref, and whether they may change allowlists (platform admin). */
+  async function caller(req: Request): Promise<PlacementCaller> {
+    const credentials = await httpAuth.credentials(req);
+    const [decision] = await permissions.authorize(
+      [{ permission: infraredAllowlistUpdatePermission }],
+      { credentials },
+    );
+    const principal = credentials.principal as {
+      type: string;
+      userEntityRef?: string;
+    };
+    return {
+      userEntityRef:
+        principal.type === 'user' ? principal.userEntityRef : undefined,
+      platformAdmin: decision.result === AuthorizeResult.ALLOW,
+    };
+  }
+
+  /**
+   * Audits a change whose details (before and after) are known only once it is made: `fn`
+   * returns the result and the metadata the success event carries.
+   */
+  async function auditedChange<T>(
+    req: Request,
+    eventId: string,
+    meta: AuditMeta,
+    fn: () => Promise<{ result: T; meta: AuditMeta }>,
+  ): Promise<T> {
+    const event = await auditor?.createEvent({
+      eventId,
+      severityLevel: 'medium',
+      request: req,
+      meta,
+    });
+    try {
+      const done = await fn();
+      await event?.success({ meta: { ...meta, ...done.meta } });
+      return done.result;
+    } catch (error) {
+      await event?.fail({ error: error as Error, meta });
+      throw error;
+    }
+  }
+
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -163,6 +228,88 @@ export async function createRouter(
     });
     res.status(204).end();
   });
+
+  router.get('/v1/orgs', async (req, res) => {
+    await authorize(req, infraredClusterReadPermission);
+    res.json({ items: await placement().listOrgs() });
+  });
+
+  router.get('/v1/orgs/:org/cluster-allowlist', async (req, res) => {
+    await authorize(req, infraredClusterReadPermission);
+    res.json(await placement().getAllowlist(req.params.org));
+  });
+
+  router.put('/v1/orgs/:org/cluster-allowlist', async (req, res) => {
+    await authorize(req, infraredAllowlistUpdatePermission);
+    const { org } = req.params;
+    const body = await auditedChange(
+      req,
+      'cluster-allowlist-update',
+      { org },
+      async () => {
+        const validation = validateAllowlistRequest(req.body);
+        if ('errors' in validation) throw validationError(validation.errors);
+        const change = await placement().replaceAllowlist(
+          org,
+          validation.value.clusters,
+        );
+        return {
+          result: { clusters: change.after },
+          meta: {
+            before: change.before,
+            after: change.after,
+            changed: change.changed,
+          },
+        };
+      },
+    );
+    res.json(body);
+  });
+
+  router.get('/v1/zones', async (req, res) => {
+    await authorize(req, infraredClusterReadPermission);
+    res.json({ items: await placement().listZones() });
+  });
+
+  router.get('/v1/products/:namespace/:name/placement', async (req, res) => {
+    await authorize(req, infraredClusterReadPermission);
+    const { namespace, name } = req.params;
+    res.json(
+      await placement().getPlacement(namespace, name, await caller(req)),
+    );
+  });
+
+  router.put(
+    '/v1/products/:namespace/:name/zones/:zone/cluster',
+    async (req, res) => {
+      const { namespace, name, zone } = req.params;
+      const who = await caller(req);
+      const view = await auditedChange(
+        req,
+        'zone-cluster-update',
+        { product: `${namespace}/${name}`, zone },
+        async () => {
+          const validation = validateSetZoneClusterRequest(req.body);
+          if ('errors' in validation) throw validationError(validation.errors);
+          const change = await placement().setZoneCluster(
+            namespace,
+            name,
+            zone,
+            validation.value.cluster || null,
+            who,
+          );
+          return {
+            result: await placement().getPlacement(namespace, name, who),
+            meta: {
+              before: change.before ?? '',
+              after: change.after ?? '',
+            },
+          };
+        },
+      );
+      res.json(view);
+    },
+  );
 
   const outer = Router();
   outer.use(jsonBody);

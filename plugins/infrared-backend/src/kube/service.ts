@@ -15,6 +15,7 @@ import {
   RequestCounter,
   type ClusterProber,
   type ManagementApi,
+  type PlacementKubeApi,
 } from '@internal/plugin-infrared-node';
 import { readManagementClusterConfig } from '../config';
 
@@ -29,6 +30,8 @@ export interface InfraredKubeService {
     server: string;
     /** The client itself, for capabilities with their own API (the registrar); tests may omit it. */
     client?: KubeClient;
+    /** Organizations, Products, Releases and Argo CD's kinds; default through `client`. */
+    placement?: PlacementKubeApi;
   };
   /** Why there is no management cluster access, when there is none. */
   unavailable?: string;

@@ -4,15 +4,13 @@ import type {
   SchedulerService,
 } from '@backstage/backend-plugin-api';
 import { readDurationFromConfig } from '@backstage/config';
-import {
-  DEFAULT_MANAGEMENT_CLUSTER_NAME,
-  DEFAULT_ZONE_PROJECT,
-} from '@internal/plugin-infrared-common';
+import { DEFAULT_ZONE_PROJECT } from '@internal/plugin-infrared-common';
 import type {
   ClusterApi,
   GitopsPublisher,
   PlacementKubeApi,
 } from '@internal/plugin-infrared-node';
+import { readManagementClusterConfig } from '../config';
 import { ReleaseGate } from './gate';
 import { PlacementService } from './service';
 
@@ -35,9 +33,7 @@ export function readPlacementConfig(
 ): PlacementConfig {
   const key = 'infrared.placement.gateInterval';
   return {
-    managementCluster:
-      config.getOptionalString('infrared.managementCluster.name') ||
-      DEFAULT_MANAGEMENT_CLUSTER_NAME,
+    managementCluster: readManagementClusterConfig(config).name,
     project:
       config.getOptionalString('infrared.placement.project') ||
       DEFAULT_ZONE_PROJECT,

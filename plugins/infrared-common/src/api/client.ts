@@ -4,6 +4,12 @@ import {
   pluginId,
   type TypedResponse,
 } from '../schema/openapi';
+import type {
+  ClusterAllowlist,
+  OrganizationView,
+  ProductPlacementView,
+  ZoneView,
+} from '../placement';
 import type { RegisterClusterRequest } from './request';
 import type { ClusterView, HealthStatus } from './views';
 
@@ -22,6 +28,27 @@ export interface InfraredApi {
   registerCluster(request: RegisterClusterRequest): Promise<ClusterView>;
   removeCluster(name: string): Promise<void>;
   health(): Promise<HealthStatus>;
+  /** Every Organization with its cluster allowlist. */
+  listOrganizations(): Promise<OrganizationView[]>;
+  getClusterAllowlist(org: string): Promise<ClusterAllowlist>;
+  /** Replaces an org's cluster allowlist (platform admins). */
+  replaceClusterAllowlist(
+    org: string,
+    clusters: string[],
+  ): Promise<ClusterAllowlist>;
+  /** Every zone of every Product, with the cluster it runs on. */
+  listZones(): Promise<ZoneView[]>;
+  getProductPlacement(
+    namespace: string,
+    name: string,
+  ): Promise<ProductPlacementView>;
+  /** Sets a zone's cluster (`""`: the management cluster); answers the placement after it. */
+  setZoneCluster(
+    namespace: string,
+    name: string,
+    zone: string,
+    cluster: string,
+  ): Promise<ProductPlacementView>;
 }
 
 /** A non-2xx answer, with the server's own message (Backstage's error body) when it sent one. */
@@ -103,6 +130,52 @@ export class InfraredApiClient implements InfraredApi {
 
   health(): Promise<HealthStatus> {
     return this.read(this.api.getHealth({}));
+  }
+
+  async listOrganizations(): Promise<OrganizationView[]> {
+    const list = await this.read(this.api.listOrganizations({}));
+    return list.items;
+  }
+
+  getClusterAllowlist(org: string): Promise<ClusterAllowlist> {
+    return this.read(this.api.getClusterAllowlist({ path: { org } }));
+  }
+
+  replaceClusterAllowlist(
+    org: string,
+    clusters: string[],
+  ): Promise<ClusterAllowlist> {
+    return this.read(
+      this.api.replaceClusterAllowlist({ path: { org }, body: { clusters } }),
+    );
+  }
+
+  async listZones(): Promise<ZoneView[]> {
+    const list = await this.read(this.api.listZones({}));
+    return list.items;
+  }
+
+  getProductPlacement(
+    namespace: string,
+    name: string,
+  ): Promise<ProductPlacementView> {
+    return this.read(
+      this.api.getProductPlacement({ path: { namespace, name } }),
+    );
+  }
+
+  setZoneCluster(
+    namespace: string,
+    name: string,
+    zone: string,
+    cluster: string,
+  ): Promise<ProductPlacementView> {
+    return this.read(
+      this.api.setZoneCluster({
+        path: { namespace, name, zone },
+        body: { cluster },
+      }),
+    );
   }
 
   private async read<T>(pending: Promise<TypedResponse<T>>): Promise<T> {

@@ -73,8 +73,7 @@ describe('validateAllowlistRequest', () => {
 describe('validateSetZoneClusterRequest', () => {
   it.each<[unknown, object]>([
     [{ cluster: 'edge-demo' }, { value: { cluster: 'edge-demo' } }],
-    [{ cluster: '' }, { value: { cluster: null } }],
-    [{ cluster: null }, { value: { cluster: null } }],
+    [{ cluster: '' }, { value: { cluster: '' } }],
   ])('%j', (body, expected) => {
     expect(validateSetZoneClusterRequest(body)).toEqual(expected);
   });
@@ -82,6 +81,7 @@ describe('validateSetZoneClusterRequest', () => {
   it.each<[unknown, RegExp]>([
     [{}, /cluster is required/],
     [{ cluster: 'UPPER' }, /lowercase/],
+    [{ cluster: null }, /cluster must be a string/],
     [{ cluster: 'a', zone: 'b' }, /unknown field "zone"/],
     ['edge', /JSON object/],
   ])('refuses %j', (body, message) => {

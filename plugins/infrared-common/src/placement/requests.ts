@@ -1,19 +1,19 @@
 /** The placement API's request bodies and their rules (the router and the UI both use these). */
 import { validateClusterName } from '../clusters/name';
 import type { FieldError } from '../fieldErrors';
+import type {
+  ClusterAllowlist as ClusterAllowlistBody,
+  SetZoneClusterRequest as SetZoneClusterRequestBody,
+} from '../schema/openapi';
 
 /** Most clusters one org's allowlist may hold. */
 export const MAX_ALLOWLIST_CLUSTERS = 1000;
 
-/** Body of PUT and GET /v1/orgs/{org}/cluster-allowlist. */
-export interface ClusterAllowlist {
-  clusters: string[];
-}
+/** Body of PUT and GET /v1/orgs/{org}/cluster-allowlist (the generated model). */
+export type ClusterAllowlist = ClusterAllowlistBody;
 
-/** Body of PUT /v1/products/{namespace}/{name}/zones/{zone}/cluster: empty or null = the management cluster. */
-export interface SetZoneClusterRequest {
-  cluster: string | null;
-}
+/** Body of PUT /v1/products/{namespace}/{name}/zones/{zone}/cluster: "" = the management cluster. */
+export type SetZoneClusterRequest = SetZoneClusterRequestBody;
 
 export type PlacementValidation<T> = { value: T } | { errors: FieldError[] };
 
@@ -94,12 +94,11 @@ export function validateAllowlistRequest(
   return { value: { clusters: [...(clusters as string[])] } };
 }
 
-/** Validates a PUT .../zones/{zone}/cluster body: `{"cluster": "<name>"}`, or `""`/null for the management cluster. */
+/** Validates a PUT .../zones/{zone}/cluster body: `{"cluster": "<name>"}`, or `""` for the management cluster. */
 export function validateSetZoneClusterRequest(
   body: unknown,
 ): PlacementValidation<SetZoneClusterRequest> {
-  const shape =
-    '{"cluster": "<cluster name>"} (or "" for the management cluster)';
+  const shape = '{"cluster": "<cluster name>"} ("" for the management cluster)';
   if (!isObject(body)) {
     return {
       errors: [
@@ -112,15 +111,21 @@ export function validateSetZoneClusterRequest(
   }
   const errors = unknownFields(body, ['cluster'], shape);
   const cluster = body.cluster;
-  if (!('cluster' in body)) {
+  if (cluster === undefined) {
     errors.push({
       field: 'cluster',
       message: `cluster is required: the body must be ${shape}`,
     });
-  } else if (cluster !== null && cluster !== '') {
+  } else if (typeof cluster !== 'string') {
+    errors.push({
+      field: 'cluster',
+      message:
+        'cluster must be a string: a cluster name, or "" for the management cluster',
+    });
+  } else if (cluster !== '') {
     const problem = validateClusterName(cluster, 'cluster');
     if (problem) errors.push({ field: 'cluster', message: problem });
   }
   if (errors.length) return { errors };
-  return { value: { cluster: (cluster as string) || null } };
+  return { value: { cluster: cluster as string } };
 }

@@ -1,83 +1,48 @@
 /** What the placement API returns, and how it is built from the resources. */
 import type { ClusterResource } from '../clusters/types';
 import { ClusterConditionTypes } from '../clusters/names';
-import type { PlacementClusterFacts, ZonePlacement } from './decision';
+import type {
+  Organization as OrganizationBody,
+  OrganizationList as OrganizationListBody,
+  ProductPlacement as ProductPlacementBody,
+  Zone as ZoneBody,
+  ZoneList as ZoneListBody,
+  ZonePlacement as ZonePlacementBody,
+} from '../schema/openapi';
+import type { PlacementClusterFacts } from './decision';
 import { orgAllowlist, orgStatusNamespace } from './org';
 import { zoneTargetCluster } from './paths';
 import type {
   OrganizationResource,
   ProductResource,
   ProductZone,
-  ReleasePhase,
   ReleaseResource,
-  ReleaseZonePhase,
   ZoneApproval,
   ZoneEnvironment,
 } from './types';
 
+/*
+ * The placement API's answers are the models generated from openapi.yaml
+ * (src/schema/openapi/generated); these names are what the plugins import.
+ */
+
 /** An Organization as GET /v1/orgs lists it. */
-export interface OrganizationView {
-  name: string;
-  displayName: string;
-  /** The namespace holding its Products (status.namespace, or ir-org-<name>). */
-  namespace: string;
-  platform: boolean;
-  clusterAllowlist: string[];
-}
+export type OrganizationView = OrganizationBody;
 
 /** Body of GET /v1/orgs. */
-export interface OrganizationList {
-  items: OrganizationView[];
-}
+export type OrganizationList = OrganizationListBody;
 
 /** A Product's zone as GET /v1/zones lists it (for the Clusters page). */
-export interface ZoneView {
-  product: { namespace: string; name: string; displayName: string };
-  /** The Product's org, when an Organization holds its namespace. */
-  org?: string;
-  zone: string;
-  environment: ZoneEnvironment;
-  /** The cluster the zone runs on: its `cluster`, or the management cluster. */
-  cluster: string;
-  /** False when the zone names no cluster and runs on the management cluster. */
-  clusterSet: boolean;
-}
+export type ZoneView = ZoneBody;
 
 /** Body of GET /v1/zones. */
-export interface ZoneList {
-  items: ZoneView[];
-}
+export type ZoneList = ZoneListBody;
 
 /** One zone of GET /v1/products/{namespace}/{name}/placement. */
-export interface ZonePlacementView extends ZonePlacement {
-  name: string;
-  environment: ZoneEnvironment;
-  approval: ZoneApproval;
-  /** The clusters the org may choose from: its allowlist. */
-  choices: string[];
-  /** The zone in the Product's latest Release, when there is one. */
-  release?: {
-    name: string;
-    phase?: ReleaseZonePhase;
-    reason?: string;
-    message?: string;
-  };
-}
+export type ZonePlacementView = ZonePlacementBody;
 
 /** Body of GET /v1/products/{namespace}/{name}/placement. */
-export interface ProductPlacementView {
-  namespace: string;
-  name: string;
-  displayName: string;
-  org?: { name: string; displayName: string };
-  managementCluster: string;
-  /** The org's cluster allowlist. */
-  allowedClusters: string[];
-  zones: ZonePlacementView[];
-  latestRelease?: { name: string; phase?: ReleasePhase; version?: string };
-  /** What the caller may change from the card. */
-  can: { setZoneCluster: boolean; updateAllowlist: boolean };
-}
+export type ProductPlacementView = ProductPlacementBody;
 
 /** A zone's environment: pre-release unless it says release. */
 export function zoneEnvironment(zone: ProductZone): ZoneEnvironment {

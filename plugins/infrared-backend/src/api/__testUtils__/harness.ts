@@ -21,6 +21,7 @@ import { gitopsPublisherExtensionPoint } from '../../gitops';
 import { infraredKubeServiceFactory } from '../../kube';
 import { SerialScheduler } from '../../clusters/__testUtils__/serialScheduler';
 import { CLUSTERS_RECONCILE_TASK_ID, infraredPlugin } from '../../plugin';
+import { MemoryPlacementApi } from '../../placement/__testUtils__/memoryPlacementApi';
 import { OpenApiCheck } from './openApiCheck';
 
 /** A publisher that records the changes it was given and merges each at once. */
@@ -62,12 +63,14 @@ export class FakeProber implements ClusterProber {
 
 export interface Harness {
   api: InMemoryManagementApi;
+  /** Organizations, Products, Releases and Argo CD's kinds, in memory. */
+  placement: MemoryPlacementApi;
   publisher: RecordingPublisher;
   prober: FakeProber;
   scheduler: SerialScheduler;
   /** Sends a request as `as` (a signed-in user by default) and checks the answer against openapi.yaml. */
   send(
-    method: 'get' | 'post' | 'delete',
+    method: 'get' | 'post' | 'put' | 'delete',
     path: string,
     options?: {
       body?: unknown;
@@ -89,6 +92,7 @@ export async function startHarness(
   } = {},
 ): Promise<Harness> {
   const api = new InMemoryManagementApi();
+  const placement = new MemoryPlacementApi();
   const publisher = new RecordingPublisher();
   const prober = new FakeProber();
   const scheduler = new SerialScheduler();
@@ -118,6 +122,7 @@ export async function startHarness(
                 prober,
                 probeCounter: api.counter,
                 server: 'memory',
+                placement,
               },
             },
       ),
@@ -149,5 +154,14 @@ export async function startHarness(
     openapi.check(method, path, res.status, res.body);
     return res;
   };
-  return { api, publisher, prober, scheduler, send, responses, openapi };
+  return {
+    api,
+    placement,
+    publisher,
+    prober,
+    scheduler,
+    send,
+    responses,
+    openapi,
+  };
 }

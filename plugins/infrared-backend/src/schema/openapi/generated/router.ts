@@ -12,7 +12,7 @@ export const spec = {
     title: 'infrared',
     version: '1',
     description:
-      "Infrared clusters: register, list and remove the workload clusters Argo CD deploys to.\nBase path `/api/infrared`. Every route needs a Backstage token (a user's, or an external-access\nstatic token for callers outside the portal). Registering needs the permission\n`infrared.cluster.create`, removing `infrared.cluster.delete`, reading `infrared.cluster.read`.\nNo response ever contains a kubeconfig or any credential.\n\nThe field rules (name, flavor, provider, region, server) are those of\n`@internal/plugin-infrared-common` (`CLUSTER_FIELD_RULES`); a test keeps this file and the\nCluster CRD equal to them. The router's types (`src/schema/openapi/generated`) and the client\nin -common are generated from this file: after a change, run\n`node scripts/openapi-generate.js` from the repository root.\n",
+      "Infrared clusters: register, list and remove the workload clusters Argo CD deploys to, and\nplace Products' zones on them.\nBase path `/api/infrared`. Every route needs a Backstage token (a user's, or an external-access\nstatic token for callers outside the portal). Registering needs the permission\n`infrared.cluster.create`, removing `infrared.cluster.delete`, reading `infrared.cluster.read`,\nreplacing an org's cluster allowlist `infrared.allowlist.update`.\nNo response ever contains a kubeconfig or any credential.\n\nThe field rules (name, flavor, provider, region, server) are those of\n`@internal/plugin-infrared-common` (`CLUSTER_FIELD_RULES`); a test keeps this file and the\nCluster CRD equal to them. The router's types (`src/schema/openapi/generated`) and the client\nin -common are generated from this file: after a change, run\n`node scripts/openapi-generate.js` from the repository root.\n",
     license: {
       name: 'Apache-2.0',
     },
@@ -193,6 +193,305 @@ export const spec = {
             $ref: '#/components/responses/ErrorResponse',
           },
           '409': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+        },
+      },
+    },
+    '/v1/orgs': {
+      get: {
+        operationId: 'ListOrganizations',
+        summary: 'Every Organization, with its cluster allowlist.',
+        security: [
+          {
+            bearer: [],
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The organizations, sorted by name.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/OrganizationList',
+                },
+              },
+            },
+          },
+          '401': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '403': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '503': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+        },
+      },
+    },
+    '/v1/orgs/{org}/cluster-allowlist': {
+      parameters: [
+        {
+          name: 'org',
+          in: 'path',
+          required: true,
+          schema: {
+            type: 'string',
+          },
+        },
+      ],
+      get: {
+        operationId: 'GetClusterAllowlist',
+        summary: "The clusters an org's zones may run on.",
+        security: [
+          {
+            bearer: [],
+          },
+        ],
+        responses: {
+          '200': {
+            description: "The Organization's spec.clusterAllowlist, sorted.",
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/ClusterAllowlist',
+                },
+              },
+            },
+          },
+          '401': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '403': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '404': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '503': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+        },
+      },
+      put: {
+        operationId: 'ReplaceClusterAllowlist',
+        summary: "Replaces an org's cluster allowlist.",
+        description:
+          "Replaces the Organization's spec.clusterAllowlist with `clusters` (platform admins only:\npermission `infrared.allowlist.update`). Audited with who, the org, and the list before and\nafter. Nothing is written when the request is refused, or when the list is already so. The\nrelease gate looks again at once.\n",
+        security: [
+          {
+            bearer: [],
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                $ref: '#/components/schemas/ClusterAllowlist',
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'The allowlist as stored.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/ClusterAllowlist',
+                },
+              },
+            },
+          },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
+          },
+          '401': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '403': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '404': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '409': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '413': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '503': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+        },
+      },
+    },
+    '/v1/zones': {
+      get: {
+        operationId: 'ListZones',
+        summary: 'Every zone of every Product, with the cluster it runs on.',
+        security: [
+          {
+            bearer: [],
+          },
+        ],
+        responses: {
+          '200': {
+            description:
+              'The zones, by Product (namespace, name) and in promotion order.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/ZoneList',
+                },
+              },
+            },
+          },
+          '401': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '403': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '503': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+        },
+      },
+    },
+    '/v1/products/{namespace}/{name}/placement': {
+      parameters: [
+        {
+          name: 'namespace',
+          in: 'path',
+          required: true,
+          schema: {
+            type: 'string',
+          },
+        },
+        {
+          name: 'name',
+          in: 'path',
+          required: true,
+          schema: {
+            type: 'string',
+          },
+        },
+      ],
+      get: {
+        operationId: 'GetProductPlacement',
+        summary:
+          "Where a Product's zones run and whether a Release may promote to each.",
+        description:
+          "Per zone: the cluster, the decision (Promotes, Waits or Fails) with its reason, the\nApplication's path and destination, and the clusters the org may choose from; the zone's\nphase in the Product's latest Release.\n",
+        security: [
+          {
+            bearer: [],
+          },
+        ],
+        responses: {
+          '200': {
+            description: "The Product's placement.",
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/ProductPlacement',
+                },
+              },
+            },
+          },
+          '401': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '403': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '404': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '503': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+        },
+      },
+    },
+    '/v1/products/{namespace}/{name}/zones/{zone}/cluster': {
+      parameters: [
+        {
+          name: 'namespace',
+          in: 'path',
+          required: true,
+          schema: {
+            type: 'string',
+          },
+        },
+        {
+          name: 'name',
+          in: 'path',
+          required: true,
+          schema: {
+            type: 'string',
+          },
+        },
+        {
+          name: 'zone',
+          in: 'path',
+          required: true,
+          schema: {
+            type: 'string',
+          },
+        },
+      ],
+      put: {
+        operationId: 'SetZoneCluster',
+        summary: 'Sets the cluster a zone runs on.',
+        description:
+          'For an org admin of the Product\'s org (a member of a team with role org-admin) or a platform\nadmin. The cluster must be on the org\'s cluster allowlist; `""` means the management\ncluster. Audited with who, the zone, and the cluster before and after.\n',
+        security: [
+          {
+            bearer: [],
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                $ref: '#/components/schemas/SetZoneClusterRequest',
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: "The Product's placement after the change.",
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/ProductPlacement',
+                },
+              },
+            },
+          },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
+          },
+          '401': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '403': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '404': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '409': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '503': {
             $ref: '#/components/responses/ErrorResponse',
           },
         },
@@ -440,6 +739,357 @@ export const spec = {
             items: {
               $ref: '#/components/schemas/Cluster',
             },
+          },
+        },
+      },
+      Organization: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'name',
+          'displayName',
+          'namespace',
+          'platform',
+          'clusterAllowlist',
+        ],
+        properties: {
+          name: {
+            type: 'string',
+          },
+          displayName: {
+            type: 'string',
+          },
+          namespace: {
+            type: 'string',
+            description:
+              "The namespace holding the org's Products (status.namespace, or ir-org-<name>).",
+          },
+          platform: {
+            type: 'boolean',
+          },
+          clusterAllowlist: {
+            type: 'array',
+            items: {
+              type: 'string',
+            },
+          },
+        },
+      },
+      OrganizationList: {
+        type: 'object',
+        required: ['items'],
+        properties: {
+          items: {
+            type: 'array',
+            items: {
+              $ref: '#/components/schemas/Organization',
+            },
+          },
+        },
+      },
+      ClusterAllowlist: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['clusters'],
+        description: "The clusters an org's zones may run on, each named once.",
+        properties: {
+          clusters: {
+            type: 'array',
+            maxItems: 1000,
+            uniqueItems: true,
+            items: {
+              type: 'string',
+              maxLength: 42,
+              pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+            },
+          },
+        },
+      },
+      ZoneEnvironment: {
+        type: 'string',
+        enum: ['pre-release', 'release'],
+      },
+      ZoneApproval: {
+        type: 'string',
+        enum: ['auto', 'human'],
+      },
+      Zone: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['product', 'zone', 'environment', 'cluster', 'clusterSet'],
+        properties: {
+          product: {
+            type: 'object',
+            required: ['namespace', 'name', 'displayName'],
+            properties: {
+              namespace: {
+                type: 'string',
+              },
+              name: {
+                type: 'string',
+              },
+              displayName: {
+                type: 'string',
+              },
+            },
+          },
+          org: {
+            type: 'string',
+            description:
+              "The Product's org, when an Organization holds its namespace.",
+          },
+          zone: {
+            type: 'string',
+          },
+          environment: {
+            $ref: '#/components/schemas/ZoneEnvironment',
+          },
+          cluster: {
+            type: 'string',
+            description:
+              'The cluster the zone runs on, the management cluster when it names none.',
+          },
+          clusterSet: {
+            type: 'boolean',
+            description: 'False when the zone names no cluster.',
+          },
+        },
+      },
+      ZoneList: {
+        type: 'object',
+        required: ['items'],
+        properties: {
+          items: {
+            type: 'array',
+            items: {
+              $ref: '#/components/schemas/Zone',
+            },
+          },
+        },
+      },
+      ArgoDestination: {
+        type: 'object',
+        description:
+          "An Argo CD Application's destination, or an AppProject's destination entry.",
+        properties: {
+          server: {
+            type: 'string',
+          },
+          name: {
+            type: 'string',
+          },
+          namespace: {
+            type: 'string',
+          },
+        },
+      },
+      PlacementDecision: {
+        type: 'string',
+        enum: ['Promotes', 'Waits', 'Fails'],
+      },
+      ReleaseZonePhase: {
+        type: 'string',
+        enum: [
+          'Pending',
+          'AwaitingApproval',
+          'Promoting',
+          'Syncing',
+          'Healthy',
+          'Failed',
+        ],
+      },
+      ReleasePhase: {
+        type: 'string',
+        enum: [
+          'Pending',
+          'Building',
+          'Tagged',
+          'Promoting',
+          'AwaitingApproval',
+          'Released',
+          'Failed',
+        ],
+      },
+      ZonePlacement: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'name',
+          'environment',
+          'approval',
+          'decision',
+          'reason',
+          'message',
+          'cluster',
+          'applicationName',
+          'applicationPath',
+          'destination',
+          'project',
+          'choices',
+        ],
+        properties: {
+          name: {
+            type: 'string',
+          },
+          environment: {
+            $ref: '#/components/schemas/ZoneEnvironment',
+          },
+          approval: {
+            $ref: '#/components/schemas/ZoneApproval',
+          },
+          decision: {
+            $ref: '#/components/schemas/PlacementDecision',
+          },
+          reason: {
+            type: 'string',
+            description:
+              'A CamelCase code (NotOnAllowlist, UnknownCluster, NotRegistered, DestinationNotPermitted, Registered, ...).',
+          },
+          message: {
+            type: 'string',
+            description: 'The reason in words, with what to do about it.',
+          },
+          cluster: {
+            type: 'string',
+            description:
+              'The cluster the zone runs on, the management cluster when it names none.',
+          },
+          applicationName: {
+            type: 'string',
+          },
+          applicationPath: {
+            type: 'string',
+          },
+          destination: {
+            $ref: '#/components/schemas/ArgoDestination',
+          },
+          project: {
+            type: 'string',
+            description: "The Application's AppProject.",
+          },
+          missingDestination: {
+            $ref: '#/components/schemas/ArgoDestination',
+          },
+          choices: {
+            type: 'array',
+            description:
+              'The clusters the org may choose from (its allowlist).',
+            items: {
+              type: 'string',
+            },
+          },
+          release: {
+            type: 'object',
+            description: "The zone in the Product's latest Release.",
+            required: ['name'],
+            properties: {
+              name: {
+                type: 'string',
+              },
+              phase: {
+                $ref: '#/components/schemas/ReleaseZonePhase',
+              },
+              reason: {
+                type: 'string',
+              },
+              message: {
+                type: 'string',
+              },
+            },
+          },
+        },
+      },
+      ProductPlacement: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'namespace',
+          'name',
+          'displayName',
+          'managementCluster',
+          'allowedClusters',
+          'zones',
+          'can',
+        ],
+        properties: {
+          namespace: {
+            type: 'string',
+          },
+          name: {
+            type: 'string',
+          },
+          displayName: {
+            type: 'string',
+          },
+          org: {
+            type: 'object',
+            required: ['name', 'displayName'],
+            properties: {
+              name: {
+                type: 'string',
+              },
+              displayName: {
+                type: 'string',
+              },
+            },
+          },
+          managementCluster: {
+            type: 'string',
+          },
+          allowedClusters: {
+            type: 'array',
+            description: "The org's cluster allowlist.",
+            items: {
+              type: 'string',
+            },
+          },
+          zones: {
+            type: 'array',
+            items: {
+              $ref: '#/components/schemas/ZonePlacement',
+            },
+          },
+          latestRelease: {
+            type: 'object',
+            required: ['name'],
+            properties: {
+              name: {
+                type: 'string',
+              },
+              phase: {
+                $ref: '#/components/schemas/ReleasePhase',
+              },
+              version: {
+                type: 'string',
+              },
+            },
+          },
+          can: {
+            type: 'object',
+            description: 'What the caller may change from the card.',
+            required: ['setZoneCluster', 'updateAllowlist'],
+            properties: {
+              setZoneCluster: {
+                type: 'boolean',
+              },
+              updateAllowlist: {
+                type: 'boolean',
+              },
+            },
+          },
+        },
+      },
+      SetZoneClusterRequest: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['cluster'],
+        properties: {
+          cluster: {
+            type: 'string',
+            description:
+              'A cluster on the org\'s allowlist, or "" for the management cluster.',
+            maxLength: 42,
+            pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$',
           },
         },
       },

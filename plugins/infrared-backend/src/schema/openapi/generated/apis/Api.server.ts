@@ -4,10 +4,15 @@
 // * `node scripts/openapi-generate.js` from the repository root.
 // **********************************************************************
 import { Cluster } from '../models/Cluster.model';
+import { ClusterAllowlist } from '../models/ClusterAllowlist.model';
 import { ClusterList } from '../models/ClusterList.model';
 import { HealthStatus } from '../models/HealthStatus.model';
 import { ModelError } from '../models/ModelError.model';
+import { OrganizationList } from '../models/OrganizationList.model';
+import { ProductPlacement } from '../models/ProductPlacement.model';
 import { RegisterClusterRequest } from '../models/RegisterClusterRequest.model';
+import { SetZoneClusterRequest } from '../models/SetZoneClusterRequest.model';
+import { ZoneList } from '../models/ZoneList.model';
 
 /**
  * @public
@@ -21,14 +26,45 @@ export type GetCluster = {
 /**
  * @public
  */
+export type GetClusterAllowlist = {
+  path: {
+    org: string;
+  };
+  response: ClusterAllowlist | ModelError;
+};
+/**
+ * @public
+ */
 export type GetHealth = {
   response: HealthStatus;
 };
 /**
  * @public
  */
+export type GetProductPlacement = {
+  path: {
+    namespace: string;
+    name: string;
+  };
+  response: ProductPlacement | ModelError;
+};
+/**
+ * @public
+ */
 export type ListClusters = {
   response: ClusterList | ModelError;
+};
+/**
+ * @public
+ */
+export type ListOrganizations = {
+  response: OrganizationList | ModelError;
+};
+/**
+ * @public
+ */
+export type ListZones = {
+  response: ZoneList | ModelError;
 };
 /**
  * @public
@@ -46,14 +82,42 @@ export type RemoveCluster = {
   };
   response: void | ModelError;
 };
+/**
+ * @public
+ */
+export type ReplaceClusterAllowlist = {
+  path: {
+    org: string;
+  };
+  body: ClusterAllowlist;
+  response: ClusterAllowlist | ModelError;
+};
+/**
+ * @public
+ */
+export type SetZoneCluster = {
+  path: {
+    namespace: string;
+    name: string;
+    zone: string;
+  };
+  body: SetZoneClusterRequest;
+  response: ProductPlacement | ModelError;
+};
 
 /**
  * @public
  */
 export type EndpointMap = {
   '#get|/v1/clusters/{name}': GetCluster;
+  '#get|/v1/orgs/{org}/cluster-allowlist': GetClusterAllowlist;
   '#get|/health': GetHealth;
+  '#get|/v1/products/{namespace}/{name}/placement': GetProductPlacement;
   '#get|/v1/clusters': ListClusters;
+  '#get|/v1/orgs': ListOrganizations;
+  '#get|/v1/zones': ListZones;
   '#post|/v1/clusters': RegisterCluster;
   '#_delete|/v1/clusters/{name}': RemoveCluster;
+  '#put|/v1/orgs/{org}/cluster-allowlist': ReplaceClusterAllowlist;
+  '#put|/v1/products/{namespace}/{name}/zones/{zone}/cluster': SetZoneCluster;
 };

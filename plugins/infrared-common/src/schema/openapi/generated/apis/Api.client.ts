@@ -7,9 +7,14 @@ import { DiscoveryApi } from '../types/discovery';
 import { FetchApi } from '../types/fetch';
 import { pluginId } from '../pluginId';
 import { Cluster } from '../models/Cluster.model';
+import { ClusterAllowlist } from '../models/ClusterAllowlist.model';
 import { ClusterList } from '../models/ClusterList.model';
 import { HealthStatus } from '../models/HealthStatus.model';
+import { OrganizationList } from '../models/OrganizationList.model';
+import { ProductPlacement } from '../models/ProductPlacement.model';
 import { RegisterClusterRequest } from '../models/RegisterClusterRequest.model';
+import { SetZoneClusterRequest } from '../models/SetZoneClusterRequest.model';
+import { ZoneList } from '../models/ZoneList.model';
 
 /**
  * A Response whose json() is typed.
@@ -38,11 +43,36 @@ export type GetCluster = {
 /**
  * @public
  */
+export type GetClusterAllowlist = {
+  path: {
+    org: string;
+  };
+};
+/**
+ * @public
+ */
 export type GetHealth = {};
 /**
  * @public
  */
+export type GetProductPlacement = {
+  path: {
+    namespace: string;
+    name: string;
+  };
+};
+/**
+ * @public
+ */
 export type ListClusters = {};
+/**
+ * @public
+ */
+export type ListOrganizations = {};
+/**
+ * @public
+ */
+export type ListZones = {};
 /**
  * @public
  */
@@ -56,6 +86,26 @@ export type RemoveCluster = {
   path: {
     name: string;
   };
+};
+/**
+ * @public
+ */
+export type ReplaceClusterAllowlist = {
+  path: {
+    org: string;
+  };
+  body: ClusterAllowlist;
+};
+/**
+ * @public
+ */
+export type SetZoneCluster = {
+  path: {
+    namespace: string;
+    name: string;
+    zone: string;
+  };
+  body: SetZoneClusterRequest;
 };
 
 /**
@@ -90,6 +140,26 @@ export class DefaultApiClient {
   }
 
   /**
+   * The clusters an org's zones may run on.
+   * @param org -
+   */
+  public async getClusterAllowlist(
+    request: GetClusterAllowlist,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<ClusterAllowlist>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/orgs/${encodeURIComponent(
+      request.path.org,
+    )}/cluster-allowlist`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'GET',
+    });
+  }
+
+  /**
    * Whether the plugin answers.
    */
   public async getHealth(
@@ -107,6 +177,30 @@ export class DefaultApiClient {
   }
 
   /**
+   * Where a Product's zones run and whether a Release may promote to each.
+   * Per zone: the cluster, the decision (Promotes, Waits or Fails) with its reason, the
+   * Application's path and destination, and the clusters the org may choose from; the zone's
+   * phase in the Product's latest Release.
+   * @param namespace -
+   * @param name -
+   */
+  public async getProductPlacement(
+    request: GetProductPlacement,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<ProductPlacement>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/products/${encodeURIComponent(
+      request.path.namespace,
+    )}/${encodeURIComponent(request.path.name)}/placement`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'GET',
+    });
+  }
+
+  /**
    * Every Cluster, with its status.
    */
   public async listClusters(
@@ -115,6 +209,40 @@ export class DefaultApiClient {
   ): Promise<TypedResponse<ClusterList>> {
     const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
     const uri = `/v1/clusters`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'GET',
+    });
+  }
+
+  /**
+   * Every Organization, with its cluster allowlist.
+   */
+  public async listOrganizations(
+    _request: ListOrganizations,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<OrganizationList>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/orgs`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'GET',
+    });
+  }
+
+  /**
+   * Every zone of every Product, with the cluster it runs on.
+   */
+  public async listZones(
+    _request: ListZones,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<ZoneList>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/zones`;
     return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
       headers: {
         ...(options?.token && { Authorization: `Bearer ${options.token}` }),
@@ -163,6 +291,61 @@ export class DefaultApiClient {
         ...(options?.token && { Authorization: `Bearer ${options.token}` }),
       },
       method: 'DELETE',
+    });
+  }
+
+  /**
+   * Replaces an org's cluster allowlist.
+   * Replaces the Organization's spec.clusterAllowlist with `clusters` (platform admins only:
+   * permission `infrared.allowlist.update`). Audited with who, the org, and the list before and
+   * after. Nothing is written when the request is refused, or when the list is already so. The
+   * release gate looks again at once.
+   * @param org -
+   */
+  public async replaceClusterAllowlist(
+    request: ReplaceClusterAllowlist,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<ClusterAllowlist>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/orgs/${encodeURIComponent(
+      request.path.org,
+    )}/cluster-allowlist`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        'Content-Type': 'application/json',
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'PUT',
+      body: JSON.stringify(request.body),
+    });
+  }
+
+  /**
+   * Sets the cluster a zone runs on.
+   * For an org admin of the Product's org (a member of a team with role org-admin) or a platform
+   * admin. The cluster must be on the org's cluster allowlist; `""` means the management
+   * cluster. Audited with who, the zone, and the cluster before and after.
+   * @param namespace -
+   * @param name -
+   * @param zone -
+   */
+  public async setZoneCluster(
+    request: SetZoneCluster,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<ProductPlacement>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/products/${encodeURIComponent(
+      request.path.namespace,
+    )}/${encodeURIComponent(request.path.name)}/zones/${encodeURIComponent(
+      request.path.zone,
+    )}/cluster`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        'Content-Type': 'application/json',
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'PUT',
+      body: JSON.stringify(request.body),
     });
   }
 }

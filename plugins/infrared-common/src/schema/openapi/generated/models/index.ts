@@ -3,7 +3,9 @@
 // * (the client). Do not edit: change the spec, then run
 // * `node scripts/openapi-generate.js` from the repository root.
 // **********************************************************************
+export * from './ArgoDestination.model';
 export * from './Cluster.model';
+export * from './ClusterAllowlist.model';
 export * from './ClusterFlavor.model';
 export * from './ClusterList.model';
 export * from './ClusterProvider.model';
@@ -15,5 +17,22 @@ export * from './ErrorErrorErrorsInner.model';
 export * from './ErrorResponse.model';
 export * from './HealthStatus.model';
 export * from './ModelError.model';
+export * from './Organization.model';
+export * from './OrganizationList.model';
+export * from './PlacementDecision.model';
+export * from './ProductPlacement.model';
+export * from './ProductPlacementCan.model';
+export * from './ProductPlacementLatestRelease.model';
+export * from './ProductPlacementOrg.model';
 export * from './PullRequest.model';
 export * from './RegisterClusterRequest.model';
+export * from './ReleasePhase.model';
+export * from './ReleaseZonePhase.model';
+export * from './SetZoneClusterRequest.model';
+export * from './Zone.model';
+export * from './ZoneApproval.model';
+export * from './ZoneEnvironment.model';
+export * from './ZoneList.model';
+export * from './ZonePlacement.model';
+export * from './ZonePlacementRelease.model';
+export * from './ZoneProduct.model';

@@ -1,0 +1,229 @@
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import {
+  getTestControlPlane,
+  KubeClient as AdminClient,
+  uniqueName,
+} from '@internal/devenv';
+import {
+  KubeClient,
+  KubeClusterProber,
+  kubeConfigFromText,
+  managementApi,
+  RequestCounter,
+} from '@internal/plugin-infrared-node';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
+import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
+import { infraredKubeServiceFactory } from '../kube';
+import { infraredPlugin } from '../plugin';
+import { installArgoCrds, putAppProject } from './__testUtils__/argocd';
+
+jest.setTimeout(120_000);
+
+const API = '/apis/infrared.darkshift.io/v1alpha1';
+
+/**
+ * The placement routes of the backend plugin on the real management API server, running as the
+ * ServiceAccount infrared/infrared-backend with only the RBAC of deploy/rbac.
+ */
+describe('placement routes on a real control plane', () => {
+  const cp = getTestControlPlane();
+  const management = cp.cluster('management');
+  const admin = AdminClient.fromKubeconfig(management.kubeconfig);
+  const scheduler = new SerialScheduler();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-placement-api-'));
+  const org = uniqueName('api');
+  const ns = `ir-org-${org}`;
+  const edge = `edge-${org}`;
+  const zone = `prod-${org}`;
+  const project = `products-${org}`;
+  let server: any;
+
+  const send = (method: 'get' | 'put', url: string, body?: unknown) => {
+    const req = request(server)
+      [method](`/api/infrared${url}`)
+      .set('Authorization', mockCredentials.user.header());
+    return body === undefined ? req : req.send(body as object);
+  };
+  const orgObject = async () =>
+    (await admin.must('GET', `${API}/organizations/${org}`)).body;
+
+  beforeAll(async () => {
+    const kubeconfig = await prepareManagementCluster(management);
+    await installArgoCrds(management);
+    const client = new KubeClient(kubeConfigFromText(kubeconfig));
+    ({ server } = await startTestBackend({
+      features: [
+        infraredPlugin,
+        scheduler.factory(),
+        infraredKubeServiceFactory({
+          management: {
+            api: managementApi(client),
+            prober: new KubeClusterProber(client),
+            probeCounter: new RequestCounter(),
+            server: client.server,
+            client,
+          },
+        }),
+        mockServices.rootConfig.factory({
+          data: {
+            infrared: {
+              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
+              placement: { project },
+            },
+          },
+        }),
+      ],
+    }));
+    await admin.must('POST', `${API}/organizations`, {
+      apiVersion: 'infrared.darkshift.io/v1alpha1',
+      kind: 'Organization',
+      metadata: { name: org },
+      spec: { displayName: 'API org' },
+    });
+    await admin.must('POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns },
+    });
+    await admin.must('POST', `${API}/clusters`, {
+      apiVersion: 'infrared.darkshift.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name: edge },
+      spec: { type: 'workload', provider: 'local' },
+    });
+    await admin.must(
+      'PATCH',
+      `${API}/clusters/${edge}/status`,
+      {
+        status: {
+          conditions: [
+            {
+              type: 'Registered',
+              status: 'True',
+              reason: 'Registered',
+              message: 'registered',
+              lastTransitionTime: new Date()
+                .toISOString()
+                .replace(/\.\d+Z$/, 'Z'),
+            },
+          ],
+        },
+      },
+      [],
+      'application/merge-patch+json',
+    );
+    await admin.must('POST', `${API}/namespaces/${ns}/products`, {
+      apiVersion: 'infrared.darkshift.io/v1alpha1',
+      kind: 'Product',
+      metadata: { name: 'checkout', namespace: ns },
+      spec: {
+        displayName: 'Checkout',
+        repos: [{ name: 'checkout' }],
+        delivery: { zones: [{ name: zone, cluster: edge }] },
+      },
+    });
+    await putAppProject(admin, project, [{ name: edge, namespace: zone }]);
+  });
+
+  afterAll(async () => {
+    scheduler.stop();
+    await admin.request(
+      'DELETE',
+      `/apis/argoproj.io/v1alpha1/namespaces/argocd/appprojects/${project}`,
+    );
+    await admin.request('DELETE', `/api/v1/namespaces/${ns}`);
+    await admin.request('DELETE', `${API}/organizations/${org}`);
+    await admin.request('DELETE', `${API}/clusters/${edge}`);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('PUT replaces the allowlist as the ServiceAccount; bad input and unknown orgs write nothing', async () => {
+    let placement = await send('get', `/v1/products/${ns}/checkout/placement`);
+    expect(placement.status).toBe(200);
+    expect(placement.body.zones[0]).toMatchObject({
+      decision: 'Fails',
+      reason: 'NotOnAllowlist',
+    });
+
+    const put = await send('put', `/v1/orgs/${org}/cluster-allowlist`, {
+      clusters: [edge],
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ clusters: [edge] });
+    expect((await orgObject()).spec.clusterAllowlist).toEqual([edge]);
+
+    placement = await send('get', `/v1/products/${ns}/checkout/placement`);
+    expect(placement.body.zones[0]).toMatchObject({
+      decision: 'Promotes',
+      reason: 'Registered',
+      destination: { name: edge, namespace: zone },
+      choices: [edge],
+    });
+
+    const rv = (await orgObject()).metadata.resourceVersion;
+    const bad = await send('put', `/v1/orgs/${org}/cluster-allowlist`, {
+      clusters: [edge, edge],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.errors).toEqual([
+      expect.objectContaining({ field: 'clusters[1]' }),
+    ]);
+    const unknown = await send(
+      'put',
+      `/v1/orgs/${org}-nope/cluster-allowlist`,
+      {
+        clusters: [edge],
+      },
+    );
+    expect(unknown.status).toBe(404);
+    expect((await orgObject()).metadata.resourceVersion).toBe(rv);
+
+    const zones = await send('get', '/v1/zones');
+    expect(
+      zones.body.items.filter((z: any) => z.product.namespace === ns),
+    ).toEqual([
+      {
+        product: { namespace: ns, name: 'checkout', displayName: 'Checkout' },
+        org,
+        zone,
+        environment: 'pre-release',
+        cluster: edge,
+        clusterSet: true,
+      },
+    ]);
+    const orgs = await send('get', '/v1/orgs');
+    expect(orgs.body.items.find((o: any) => o.name === org)).toEqual({
+      name: org,
+      displayName: 'API org',
+      namespace: ns,
+      platform: false,
+      clusterAllowlist: [edge],
+    });
+  });
+
+  it("sets a zone's cluster as the ServiceAccount (a platform admin asks)", async () => {
+    const res = await send(
+      'put',
+      `/v1/products/${ns}/checkout/zones/${zone}/cluster`,
+      {
+        cluster: '',
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.zones[0]).toMatchObject({ cluster: 'infrared-mgmt' });
+    const product = (
+      await admin.must('GET', `${API}/namespaces/${ns}/products/checkout`)
+    ).body;
+    expect(product.spec.delivery.zones).toEqual([
+      { name: zone, environment: 'pre-release' },
+    ]);
+  });
+});
