@@ -983,7 +983,7 @@ describe('planClusterReconcile', () => {
         status: 'True',
         reason: 'Registered',
         message:
-          'the gitops repo registers the cluster: https://github.example/o/r/pull/7',
+          'the gitops repo registers the cluster: pull request #7, commit c0ffee (https://github.example/o/r/pull/7)',
         lastTransitionTime: NOW,
         observedGeneration: 1,
       });
@@ -1021,6 +1021,31 @@ describe('planClusterReconcile', () => {
         'main',
       );
       expect(open.pullRequest).not.toHaveProperty('branch');
+    });
+
+    it("says what a user can act on for a local repository's change: never its file path", () => {
+      const local = 'file:///home/me/portal/.data/gitops.git#5af482f0c1d2';
+      const status = completeRegistration(
+        base,
+        cluster,
+        {
+          result: {
+            url: local,
+            commit: '5af482f0c1d2',
+            merged: true,
+            state: 'merged',
+            pullRequest: { number: 3, url: local },
+          },
+        },
+        NOW,
+        APP_OF_APPS,
+        'main',
+      );
+      const message = condition(status.conditions, 'Registered')!.message;
+      expect(message).toBe(
+        'the gitops repo registers the cluster: pull request #3, commit 5af482f on main',
+      );
+      expect(message).not.toContain('file:');
     });
 
     it('records the commit when nothing had to change (no pull request)', () => {

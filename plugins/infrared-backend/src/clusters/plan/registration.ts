@@ -177,6 +177,23 @@ export function planRegistration(
   );
 }
 
+/**
+ * The change in words a user can act on: the pull request and the commit (with its branch once
+ * merged), and the URL only when it is on the web; never a local repository's file path.
+ */
+export function describeChange(pr: NonNullable<ClusterStatus['pullRequest']>) {
+  const parts: string[] = [];
+  if (pr.number !== undefined) parts.push(`pull request #${pr.number}`);
+  if (pr.commit)
+    parts.push(
+      `commit ${pr.commit.slice(0, 7)}${pr.branch ? ` on ${pr.branch}` : ''}`,
+    );
+  const text = parts.join(', ');
+  if (/^https?:\/\//i.test(pr.url))
+    return text ? `${text} (${pr.url})` : pr.url;
+  return text || 'a change in the local gitops repository';
+}
+
 /** Registered after the publisher answered. */
 export function completeRegistration(
   status: ClusterStatus,
@@ -205,7 +222,7 @@ export function completeRegistration(
       merged: result.merged,
       ...(result.merged && defaultBranch ? { branch: defaultBranch } : {}),
     };
-    const url = next.pullRequest.url;
+    const url = describeChange(next.pullRequest);
     if (result.merged) {
       next.gitopsPath = gitopsPath;
       registered = condition(
