@@ -252,6 +252,13 @@ function createFakePortal(options = {}) {
     }
     if (p === '/api/auth/guest/refresh') return send(res, 200, guestSession());
     if (p === '/api/infrared/health') return send(res, 200, { status: 'ok' });
+    // Placement: no Organization and no Product zone (the Clusters page reads both once).
+    if (p === '/api/infrared/v1/orgs' && req.method === 'GET') {
+      return send(res, 200, { items: [] });
+    }
+    if (p === '/api/infrared/v1/zones' && req.method === 'GET') {
+      return send(res, 200, { items: [] });
+    }
     if (p === '/api/infrared/v1/clusters' && req.method === 'GET') {
       return send(res, 200, { items: state.clusters });
     }

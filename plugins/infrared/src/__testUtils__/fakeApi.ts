@@ -1,6 +1,11 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type {
+  ClusterView,
+  OrganizationView,
+  ProductPlacementView,
+  ZoneView,
+} from '@internal/plugin-infrared-common';
 
 export const BASE = 'http://backstage.test/api/infrared';
 
@@ -27,6 +32,19 @@ function freshState() {
       | undefined
       | ((c: ClusterView, reads: number) => ClusterView),
     reads: 0,
+    /** Organizations (GET /v1/orgs, the allowlist routes). */
+    orgs: [] as OrganizationView[],
+    /** Product zones (GET /v1/zones). */
+    zones: [] as ZoneView[],
+    /** Placement answers by `<namespace>/<name>`; the zone-cluster PUT calls `onSetZoneCluster`. */
+    placements: {} as Record<string, ProductPlacementView>,
+    onSetZoneCluster: undefined as
+      | undefined
+      | ((product: string, zone: string, cluster: string) => void),
+    /** Set to answer the allowlist PUT with this status and body. */
+    allowlistFailure: undefined as
+      | undefined
+      | { status: number; body: unknown },
   };
 }
 
@@ -83,6 +101,76 @@ export function createFakeApi() {
       state.clusters.push(created);
       return HttpResponse.json(created, { status: 201 });
     }),
+    http.get(`${BASE}/v1/orgs`, () => {
+      state.requests.push({ method: 'GET', path: '/v1/orgs' });
+      return HttpResponse.json({ items: state.orgs });
+    }),
+    http.get(`${BASE}/v1/zones`, () => {
+      state.requests.push({ method: 'GET', path: '/v1/zones' });
+      return HttpResponse.json({ items: state.zones });
+    }),
+    http.get(`${BASE}/v1/orgs/:org/cluster-allowlist`, ({ params }) => {
+      const path = `/v1/orgs/${params.org}/cluster-allowlist`;
+      state.requests.push({ method: 'GET', path });
+      const org = state.orgs.find(o => o.name === params.org);
+      if (!org) {
+        return HttpResponse.json(
+          { error: { name: 'NotFoundError', message: 'no such org' } },
+          { status: 404 },
+        );
+      }
+      return HttpResponse.json({ clusters: org.clusterAllowlist });
+    }),
+    http.put(
+      `${BASE}/v1/orgs/:org/cluster-allowlist`,
+      async ({ params, request }) => {
+        const body = (await request.json()) as any;
+        const path = `/v1/orgs/${params.org}/cluster-allowlist`;
+        state.requests.push({ method: 'PUT', path, body });
+        if (state.allowlistFailure) {
+          return HttpResponse.json(state.allowlistFailure.body as any, {
+            status: state.allowlistFailure.status,
+          });
+        }
+        const org = state.orgs.find(o => o.name === params.org)!;
+        org.clusterAllowlist = [...body.clusters].sort();
+        return HttpResponse.json({ clusters: org.clusterAllowlist });
+      },
+    ),
+    http.get(`${BASE}/v1/products/:ns/:name/placement`, ({ params }) => {
+      const key = `${params.ns}/${params.name}`;
+      state.requests.push({
+        method: 'GET',
+        path: `/v1/products/${key}/placement`,
+      });
+      const placement = state.placements[key];
+      if (!placement) {
+        return HttpResponse.json(
+          {
+            error: {
+              name: 'NotFoundError',
+              message: `Product ${key} not found`,
+            },
+          },
+          { status: 404 },
+        );
+      }
+      return HttpResponse.json(placement);
+    }),
+    http.put(
+      `${BASE}/v1/products/:ns/:name/zones/:zone/cluster`,
+      async ({ params, request }) => {
+        const body = (await request.json()) as any;
+        const key = `${params.ns}/${params.name}`;
+        state.requests.push({
+          method: 'PUT',
+          path: `/v1/products/${key}/zones/${params.zone}/cluster`,
+          body,
+        });
+        state.onSetZoneCluster?.(key, String(params.zone), body.cluster);
+        return HttpResponse.json(state.placements[key]);
+      },
+    ),
     http.delete(`${BASE}/v1/clusters/:name`, ({ params }) => {
       state.requests.push({
         method: 'DELETE',

@@ -1,9 +1,11 @@
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
+  infraredAllowlistUpdatePermission,
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
 } from '@internal/plugin-infrared-common';
 import {
+  ALLOWLIST_DENIED,
   CHECKING_PERMISSION,
   REGISTER_DENIED,
   REMOVE_DENIED,
@@ -20,6 +22,8 @@ export interface Allowance {
 export interface ClusterPermissions {
   register: Allowance;
   remove: Allowance;
+  /** Changing which orgs may use a cluster (infrared.allowlist.update). */
+  allowlist: Allowance;
 }
 
 function allowance(
@@ -40,12 +44,16 @@ function allowance(
     : { allowed: false, reason: denied };
 }
 
-/** Whether the user may register and remove clusters (platform admins), from the permission framework. */
+/** Whether the user may register and remove clusters and change allowlists (platform admins), from the permission framework. */
 export function useClusterPermissions(): ClusterPermissions {
   const create = usePermission({ permission: infraredClusterCreatePermission });
   const remove = usePermission({ permission: infraredClusterDeletePermission });
+  const allowlist = usePermission({
+    permission: infraredAllowlistUpdatePermission,
+  });
   return {
     register: allowance(create, REGISTER_DENIED),
     remove: allowance(remove, REMOVE_DENIED),
+    allowlist: allowance(allowlist, ALLOWLIST_DENIED),
   };
 }

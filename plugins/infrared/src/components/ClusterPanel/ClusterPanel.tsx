@@ -4,8 +4,13 @@ import Drawer from '@material-ui/core/Drawer';
 import IconButton from '@material-ui/core/IconButton';
 import Typography from '@material-ui/core/Typography';
 import CloseIcon from '@material-ui/icons/Close';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type {
+  ClusterView,
+  OrganizationView,
+} from '@internal/plugin-infrared-common';
 import type { Allowance } from '../../hooks/useClusterPermissions';
+import type { ClusterPlacement } from '../../lib/clusterPlacement';
+import { OrgsAllowed, ZonesPlaced } from '../ClusterPlacement';
 import { RemoveClusterSection } from '../RemoveCluster';
 import { ClusterFacts } from './ClusterFacts';
 import { ConditionsTable } from './ConditionsTable';
@@ -16,10 +21,19 @@ export interface ClusterPanelProps {
   onClose: () => void;
   remove: Allowance;
   onRemoved: (name: string) => void;
+  /** The cluster's zones and allowed orgs; undefined while loading. */
+  placement?: ClusterPlacement;
+  /** Every Organization, for the Orgs allowed checkboxes; undefined while loading. */
+  orgs?: OrganizationView[];
+  /** Why placement could not be loaded, when it could not. */
+  placementError?: Error;
+  allowlist: Allowance;
+  onAllowedChange: (
+    org: string,
+    cluster: string,
+    allowed: boolean,
+  ) => Promise<void>;
 }
-
-const NOT_YET =
-  'Shown here once the cluster allowlist lands; today the allowlist is an edit to the Organization.';
 
 /** A drawer with everything about one cluster: facts, all conditions, and Remove. */
 export const ClusterPanel = ({
@@ -27,6 +41,11 @@ export const ClusterPanel = ({
   onClose,
   remove,
   onRemoved,
+  placement,
+  orgs,
+  placementError,
+  allowlist,
+  onAllowedChange,
 }: ClusterPanelProps) => (
   <Drawer anchor="right" open={!!cluster} onClose={onClose}>
     {cluster && (
@@ -59,15 +78,21 @@ export const ClusterPanel = ({
         <Typography variant="h6" component="h3">
           Zones placed
         </Typography>
-        <Typography variant="body2" color="textSecondary" paragraph>
-          {NOT_YET}
-        </Typography>
+        {placementError && (
+          <Typography variant="body2" color="error" paragraph>
+            Zones and orgs could not be loaded: {placementError.message}
+          </Typography>
+        )}
+        <ZonesPlaced zones={placement?.zones ?? []} loaded={!!placement} />
         <Typography variant="h6" component="h3">
           Orgs allowed
         </Typography>
-        <Typography variant="body2" color="textSecondary" paragraph>
-          {NOT_YET}
-        </Typography>
+        <OrgsAllowed
+          cluster={cluster.name}
+          orgs={orgs}
+          allowance={allowlist}
+          onChange={onAllowedChange}
+        />
         <Box my={2}>
           <Divider />
         </Box>

@@ -8,6 +8,8 @@ import {
   Page,
 } from '@backstage/core-components';
 import { useClusterList } from '../../hooks/useClusterList';
+import { useClusterPlacement } from '../../hooks/useClusterPlacement';
+import { placementOf } from '../../lib/clusterPlacement';
 import { useClusterPermissions } from '../../hooks/useClusterPermissions';
 import { filterClusters, StatusFilter } from '../../lib/filterClusters';
 import { ClusterPanel } from '../ClusterPanel';
@@ -35,6 +37,7 @@ const ClustersContent = ({
 }: ClustersPageProps) => {
   const list = useClusterList(pollIntervalMs);
   const permissions = useClusterPermissions();
+  const placement = useClusterPlacement();
   const [text, setText] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [selected, setSelected] = useState<string>();
@@ -94,6 +97,7 @@ const ClustersContent = ({
             clusters={shown}
             filterKey={`${status}|${text}`}
             onOpen={setSelected}
+            placement={placement.byCluster}
           />
         ) : (
           <NoMatches
@@ -130,6 +134,15 @@ const ClustersContent = ({
         onClose={() => setSelected(undefined)}
         remove={permissions.remove}
         onRemoved={onRemoved}
+        placement={
+          placement.byCluster && selectedCluster
+            ? placementOf(placement.byCluster, selectedCluster.name)
+            : undefined
+        }
+        orgs={placement.orgs}
+        placementError={placement.error}
+        allowlist={permissions.allowlist}
+        onAllowedChange={placement.setAllowed}
       />
       {registering && (
         <Suspense fallback={null}>

@@ -3,6 +3,7 @@ import TableCell from '@material-ui/core/TableCell';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
 import type { ClusterView } from '@internal/plugin-infrared-common';
+import { zoneLabel, type ClusterPlacement } from '../../lib/clusterPlacement';
 import { BreakableText } from '../BreakableText';
 import { ClusterNameCell } from '../ClusterNameCell';
 import { ConditionChip } from '../ConditionChip';
@@ -15,6 +16,8 @@ export interface ClusterRowProps {
   columns: Column[];
   now: number;
   onOpen: (name: string) => void;
+  /** The cluster's zones and allowed orgs; undefined while they load. */
+  placement?: ClusterPlacement;
 }
 
 // Static styles (not Box, not a style sheet per row): short tokens are never broken inside a word
@@ -42,11 +45,35 @@ function serverText(server: string | undefined): ReactNode {
   );
 }
 
+/** At most this many zones are listed in a cell; the panel lists them all. */
+const ZONES_IN_CELL = 3;
+
+function zonesCell(placement: ClusterPlacement | undefined): ReactNode {
+  if (!placement) return '…';
+  const { zones } = placement;
+  if (!zones.length) return '—';
+  const more = zones.length - ZONES_IN_CELL;
+  return (
+    <Typography variant="body2" component="span" style={LONG}>
+      {zones.slice(0, ZONES_IN_CELL).map(z => (
+        <span
+          key={`${z.product.namespace}/${z.product.name}/${z.zone}`}
+          style={{ display: 'block' }}
+        >
+          {zoneLabel(z)}
+        </span>
+      ))}
+      {more > 0 && <span style={{ display: 'block' }}>+{more} more</span>}
+    </Typography>
+  );
+}
+
 function cell(
   id: ColumnId,
   cluster: ClusterView,
   now: number,
   onOpen: (name: string) => void,
+  placement: ClusterPlacement | undefined,
 ): ReactNode {
   switch (id) {
     case 'name':
@@ -73,6 +100,11 @@ function cell(
       );
     case 'gitopsPath':
       return <GitopsPathCell cluster={cluster} />;
+    case 'zones':
+      return zonesCell(placement);
+    case 'orgs':
+      if (!placement) return '…';
+      return placement.orgs.length ? placement.orgs.join(', ') : '—';
     default:
       return '—';
   }
@@ -85,6 +117,7 @@ const STYLE: Partial<Record<ColumnId, CSSProperties>> = {
   nodes: TOKEN,
   argoServer: LONG,
   gitopsPath: LONG,
+  orgs: LONG,
 };
 
 /** One cluster in the table: one cell per shown column. */
@@ -93,11 +126,12 @@ export const ClusterRow = ({
   columns,
   now,
   onOpen,
+  placement,
 }: ClusterRowProps) => (
   <TableRow hover data-testid={`cluster-row-${cluster.name}`}>
     {columns.map(column => (
       <TableCell key={column.id} align={column.align} style={STYLE[column.id]}>
-        {cell(column.id, cluster, now, onOpen)}
+        {cell(column.id, cluster, now, onOpen, placement)}
       </TableCell>
     ))}
   </TableRow>

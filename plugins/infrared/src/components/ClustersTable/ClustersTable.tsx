@@ -10,6 +10,7 @@ import TableSortLabel from '@material-ui/core/TableSortLabel';
 import Typography from '@material-ui/core/Typography';
 import useMediaQuery from '@material-ui/core/useMediaQuery';
 import type { ClusterView } from '@internal/plugin-infrared-common';
+import { placementOf, type ClusterPlacement } from '../../lib/clusterPlacement';
 import { SortDirection, SortKey, sortClusters } from '../../lib/sortClusters';
 import { ClusterRow } from './ClusterRow';
 import { COLUMNS, Column, VIEWPORT_STEPS, visibleColumns } from './columns';
@@ -47,6 +48,8 @@ export interface ClustersTableProps {
   /** Changes when the filter changes: back to the first page. */
   filterKey: string;
   onOpen: (name: string) => void;
+  /** Zones and allowed orgs by cluster name; undefined while they load. */
+  placement?: ReadonlyMap<string, ClusterPlacement>;
 }
 
 /**
@@ -58,6 +61,7 @@ export const ClustersTable = memo(function ClustersTablePage({
   clusters,
   filterKey,
   onOpen,
+  placement,
 }: ClustersTableProps) {
   const [sortKey, setSortKey] = useState<SortKey>('name');
   const [direction, setDirection] = useState<SortDirection>('asc');
@@ -124,6 +128,7 @@ export const ClustersTable = memo(function ClustersTablePage({
                 columns={columns}
                 now={now}
                 onOpen={onOpen}
+                placement={placement && placementOf(placement, cluster.name)}
               />
             ))}
           </TableBody>

@@ -31,12 +31,12 @@ export interface Column {
  * Window widths from which lower-priority columns show. Measured with Backstage's sidebar pinned
  * open (224 px): at 1,280 px the table has 1,008 px, which fits name, type, both conditions, the
  * Argo CD server and the gitops path (below 1,280 px, name, type and the conditions: ~540 px);
- * Kubernetes and Nodes need ~240 px more, the placement ~215 more, the two allowlist columns
- * (empty until the allowlist lands) ~240 more.
+ * Kubernetes and Nodes need ~240 px more, the placement ~215 more, the zones placed and the orgs
+ * allowed ~240 more.
  */
 export const VIEWPORT_STEPS = [1280, 1440, 1680, 1920] as const;
 
-/** The table's columns, in order. Zones and Orgs allowed stay empty until the allowlist lands. */
+/** The table's columns, in order. */
 export const COLUMNS: Column[] = [
   { id: 'name', label: 'Name', sortKey: 'name', minWidth: 160 },
   { id: 'type', label: 'Type', sortKey: 'type' },

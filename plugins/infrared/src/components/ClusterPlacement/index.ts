@@ -1,0 +1,2 @@
+export { ZonesPlaced } from './ZonesPlaced';
+export { OrgsAllowed } from './OrgsAllowed';
