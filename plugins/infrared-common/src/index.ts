@@ -10,4 +10,5 @@ export * from './clusters';
 export * from './kubeconfig';
 export * from './manifests';
 export * from './placement';
+export * from './provisioning';
 export * from './api';

@@ -10,3 +10,4 @@ export * from './concurrency';
 export * from './gitops';
 export * from './kube';
 export * from './registrar';
+export * from './provisioning';

@@ -1,4 +1,9 @@
 /** TypeScript shapes of the Cluster custom resource (deploy/crds/clusters.yaml). */
+import type {
+  ClusterTemplateRef,
+  ProvisionSpec,
+  ProvisionStatus,
+} from '../provisioning/types';
 
 export const CLUSTER_TYPES = ['management', 'workload'] as const;
 export type ClusterType = (typeof CLUSTER_TYPES)[number];
@@ -28,15 +33,8 @@ export interface ClusterSpec {
   /** The API server address Argo CD uses when it differs from the kubeconfig's. */
   server?: string;
   connection?: ClusterConnection;
-  template?: { module: string; version?: string };
-  provision?: {
-    action?: 'plan' | 'apply';
-    cloudAccount?: string;
-    credentialsSecretRef?: { name: string };
-    image?: string;
-    source?: string;
-    variables?: Record<string, string>;
-  };
+  template?: ClusterTemplateRef;
+  provision?: ProvisionSpec;
 }
 
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
@@ -69,13 +67,8 @@ export interface ClusterStatus {
   argoServer?: string;
   gitopsPath?: string;
   pullRequest?: PullRequestRef;
-  provision?: {
-    action: string;
-    generation: number;
-    job: string;
-    phase: 'Waiting' | 'Running' | 'Succeeded' | 'Failed';
-    message?: string;
-  };
+  /** The last OpenTofu Job (provisioning owns it). */
+  provision?: ProvisionStatus;
   detected?: boolean;
   observedGeneration?: number;
 }

@@ -1,4 +1,5 @@
 import {
+  BatchV1Api,
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
@@ -44,6 +45,8 @@ export class KubeClient {
   readonly core: CoreV1Api;
   readonly custom: CustomObjectsApi;
   readonly version: VersionApi;
+  /** Jobs (OpenTofu provisioning). */
+  readonly batch: BatchV1Api;
   /** The API server URL. */
   readonly server: string;
   readonly counter: RequestCounter;
@@ -80,6 +83,7 @@ export class KubeClient {
     this.core = new CoreV1Api(configuration);
     this.custom = new CustomObjectsApi(configuration);
     this.version = new VersionApi(configuration);
+    this.batch = new BatchV1Api(configuration);
   }
 
   /**

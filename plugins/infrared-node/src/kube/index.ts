@@ -8,3 +8,4 @@ export * from './probe';
 export { InMemoryManagementApi, matchesLabelSelector } from './memory';
 export * from './meta';
 export * from './placement';
+export * from './provisioning';

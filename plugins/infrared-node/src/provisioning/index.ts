@@ -1,0 +1,4 @@
+export * from './job';
+export * from './script';
+export * from './state';
+export * from './status';

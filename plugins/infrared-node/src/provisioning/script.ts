@@ -1,0 +1,43 @@
+/**
+ * The shell script an OpenTofu Job runs (`/bin/sh -ec`), the same text for every Cluster: what
+ * differs is in the Job's environment. It never holds a credential: GIT_TOKEN is read by git's
+ * credential helper from the environment when a module source needs it, and the credentials
+ * Secret reaches OpenTofu and its providers only as environment variables.
+ *
+ * 1. `tofu init -from-module` copies the module (INFRARED_MODULE_SOURCE) into an empty directory;
+ * 2. an override file sets the kubernetes backend (state Secret `tfstate-default-<suffix>` and its
+ *    Lease lock in INFRARED_STATE_NAMESPACE, in-cluster config), whatever backend the module names;
+ * 3. `tofu init` with that backend, then the action: plan (and `tofu show -json` of the plan, from
+ *    which one line `infrared-plan-summary: <JSON>` lists the changed resources), apply or destroy.
+ */
+export const PLAN_SUMMARY_MARKER = 'infrared-plan-summary: ';
+
+export const TOFU_SCRIPT = `set -eu
+work="$(mktemp -d)"
+cd "$work"
+echo "infrared: $INFRARED_ACTION of $INFRARED_MODULE_SOURCE"
+tofu init -input=false -backend=false -from-module="$INFRARED_MODULE_SOURCE"
+cat > infrared_backend_override.tf <<BACKEND
+terraform {
+  backend "kubernetes" {
+    secret_suffix     = "$INFRARED_STATE_SUFFIX"
+    namespace         = "$INFRARED_STATE_NAMESPACE"
+    in_cluster_config = true
+  }
+}
+BACKEND
+tofu init -input=false -reconfigure
+case "$INFRARED_ACTION" in
+  plan)
+    tofu plan -input=false -out=infrared.tfplan
+    tofu show -json infrared.tfplan > "$work/plan.json"
+    mkdir "$work/summary"
+    cd "$work/summary"
+    printf '%s' "${PLAN_SUMMARY_MARKER}"
+    echo 'jsonencode([for c in try(jsondecode(file("../plan.json")).resource_changes, []) : { address = c.address, actions = c.change.actions } if !contains(c.change.actions, "no-op") && !contains(c.change.actions, "read")])' | tofu console
+    ;;
+  apply) tofu apply -input=false -auto-approve ;;
+  destroy) tofu destroy -input=false -auto-approve ;;
+  *) echo "infrared: unknown action $INFRARED_ACTION" >&2; exit 2 ;;
+esac
+`;
