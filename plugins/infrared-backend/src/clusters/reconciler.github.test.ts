@@ -4,7 +4,7 @@ import {
   kubeconfigSecret,
   type ClusterResource,
 } from '@internal/plugin-infrared-common';
-import { InMemoryManagementApi } from '@internal/plugin-infrared-node';
+import { InMemoryManagementApi } from '@internal/plugin-infrared-node/testUtils';
 import { FakeProber } from '../api/__testUtils__/harness';
 import type { RecordedRequest } from '../gitops/__testUtils__/fakeGithubServer';
 import { useFakeGithub } from '../gitops/__testUtils__/githubHarness';

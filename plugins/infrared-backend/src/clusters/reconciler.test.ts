@@ -4,10 +4,8 @@ import {
   kubeconfigSecret,
   type ClusterResource,
 } from '@internal/plugin-infrared-common';
-import {
-  InMemoryManagementApi,
-  KubeApiError,
-} from '@internal/plugin-infrared-node';
+import { KubeApiError } from '@internal/plugin-infrared-node';
+import { InMemoryManagementApi } from '@internal/plugin-infrared-node/testUtils';
 import { FakeProber, RecordingPublisher } from '../api/__testUtils__/harness';
 import { kubeconfigText } from './__testUtils__/fixtures';
 import { REGISTERED_FILES_ANNOTATION } from './plan';

@@ -9,10 +9,10 @@ import {
 } from '@internal/plugin-infrared-common';
 import {
   gitopsPublisherExtensionPoint,
-  InMemoryManagementApi,
   type GitopsChange,
   type GitopsPublisher,
 } from '@internal/plugin-infrared-node';
+import { InMemoryManagementApi } from '@internal/plugin-infrared-node/testUtils';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -5,7 +5,6 @@ export * from './types';
 export * from './resources';
 export * from './conditions';
 export * from './probe';
-export { InMemoryManagementApi, matchesLabelSelector } from './memory';
 export * from './meta';
 export * from './placement';
 export * from './provisioning';

@@ -6,11 +6,11 @@ import {
   mockCredentials,
   startTestBackend,
 } from '@backstage/backend-test-utils';
-import {
-  InMemoryManagementApi,
-  type ClusterProber,
-  type ProbeResult,
+import type {
+  ClusterProber,
+  ProbeResult,
 } from '@internal/plugin-infrared-node';
+import { InMemoryManagementApi } from '@internal/plugin-infrared-node/testUtils';
 import request from 'supertest';
 import type {
   GitopsChange,

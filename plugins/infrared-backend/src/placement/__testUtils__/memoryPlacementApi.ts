@@ -7,11 +7,11 @@ import type {
 } from '@internal/plugin-infrared-common';
 import {
   KubeApiError,
-  matchesLabelSelector,
   RequestCounter,
   type ArgoObject,
   type PlacementKubeApi,
 } from '@internal/plugin-infrared-node';
+import { matchesLabelSelector } from '@internal/plugin-infrared-node/testUtils';
 
 const clone = <T>(v: T): T => structuredClone(v);
 

@@ -6,9 +6,9 @@ import type {
   OwnerReference,
   SecretObject,
 } from '@internal/plugin-infrared-common';
-import { RequestCounter } from './counter';
-import { KubeApiError } from './errors';
-import type { ClusterApi, ManagementApi, SecretApi } from './types';
+import { RequestCounter } from '../kube/counter';
+import { KubeApiError } from '../kube/errors';
+import type { ClusterApi, ManagementApi, SecretApi } from '../kube/types';
 
 const clone = <T>(v: T): T => structuredClone(v);
 

@@ -3,14 +3,17 @@ import {
   isConflict,
   isNotFound,
   retryOnConflict,
-} from './errors';
+} from '../kube/errors';
 
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => undefined,
     (e: unknown) => e,
   );
-import { InMemoryManagementApi, matchesLabelSelector } from './memory';
+import {
+  InMemoryManagementApi,
+  matchesLabelSelector,
+} from './memoryManagementApi';
 
 const cluster = (name: string) => ({
   apiVersion: 'infrared.darkshift.io/v1alpha1',
