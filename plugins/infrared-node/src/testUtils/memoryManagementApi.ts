@@ -12,31 +12,117 @@ import type { ClusterApi, ManagementApi, SecretApi } from '../kube/types';
 
 const clone = <T>(v: T): T => structuredClone(v);
 
-/** Matches `a=b,c` style equality/existence selectors, the only kind the plugins use. */
+/** A JSON merge patch of a string map: a null value removes the key. */
+function mergeMap(
+  a: Record<string, string> | undefined,
+  b: Record<string, string | null> | undefined,
+): Record<string, string> | undefined {
+  if (!b) return a;
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** The terms of a label selector: split at the commas outside `in (...)` and `notin (...)`. */
+function selectorTerms(selector: string): string[] {
+  const terms = [''];
+  let depth = 0;
+  for (const ch of selector) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) terms.push('');
+    else terms[terms.length - 1] += ch;
+  }
+  return terms.map(t => t.trim()).filter(Boolean);
+}
+
+function matchesTerm(labels: Record<string, string>, term: string): boolean {
+  const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(term);
+  if (set) {
+    const value = labels[set[1]];
+    const values = set[3].split(',').map(v => v.trim());
+    if (set[2] === 'in') return value !== undefined && values.includes(value);
+    return value === undefined || !values.includes(value);
+  }
+  if (term.startsWith('!')) return labels[term.slice(1).trim()] === undefined;
+  const op = /^([^!=\s]+)\s*(!=|==|=)\s*(.*)$/.exec(term);
+  if (!op) return labels[term] !== undefined;
+  const value = labels[op[1]];
+  return op[2] === '!=' ? value !== op[3] : value === op[3];
+}
+
+/**
+ * Whether labels match a label selector as the API server reads it: `k=v`, `k==v`, `k!=v`, `k`,
+ * `!k`, `k in (a,b)` and `k notin (a,b)`, comma-separated (all must hold).
+ */
 export function matchesLabelSelector(
   labels: Record<string, string> | undefined,
   selector: string | undefined,
 ): boolean {
   if (!selector) return true;
-  return selector
-    .split(',')
-    .map(s => s.trim())
-    .filter(Boolean)
-    .every(term => {
-      const [key, value] = term.split(/==?/);
-      if (value === undefined) return labels?.[key] !== undefined;
-      return labels?.[key] === value;
-    });
+  return selectorTerms(selector).every(term => matchesTerm(labels ?? {}, term));
 }
+
+/** How the API server names a kind in its answers. */
+interface KindNames {
+  /** In NotFound, AlreadyExists and resourceVersion Conflict messages. */
+  resource: string;
+  /** In the Conflict message of a UID precondition. */
+  kind: string;
+}
+const CLUSTERS: KindNames = {
+  resource: 'clusters.infrared.darkshift.io',
+  kind: 'Cluster.infrared.darkshift.io',
+};
+const SECRETS: KindNames = { resource: 'secrets', kind: 'Secret' };
+
+/** The API server's error answers, word for word (the contract suite holds the fake to them). */
+const answer = {
+  notFound: (what: string, k: KindNames, name: string) =>
+    new KubeApiError(
+      404,
+      'NotFound',
+      `${what}: ${k.resource} "${name}" not found`,
+    ),
+  alreadyExists: (what: string, k: KindNames, name: string) =>
+    new KubeApiError(
+      409,
+      'AlreadyExists',
+      `${what}: ${k.resource} "${name}" already exists`,
+    ),
+  modified: (what: string, k: KindNames, name: string) =>
+    new KubeApiError(
+      409,
+      'Conflict',
+      `${what}: Operation cannot be fulfilled on ${k.resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    ),
+  otherUid: (
+    what: string,
+    k: KindNames,
+    name: string,
+    uid: string,
+    actual?: string,
+  ) =>
+    new KubeApiError(
+      409,
+      'Conflict',
+      `${what}: Operation cannot be fulfilled on ${k.kind} "${name}": the UID in the precondition (${uid}) does not match the UID in record (${actual}). The object might have been deleted and then recreated`,
+    ),
+};
 
 function toBase64(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64');
 }
 
 /**
- * An in-memory stand-in for the management cluster's API: resourceVersions and their conflicts,
- * generation bumps on spec changes, the status subresource, AlreadyExists/NotFound and ownerReference
- * garbage collection on delete. For unit tests; the integration tests use a real API server.
+ * An in-memory stand-in for the management cluster's API: resourceVersions and their conflicts, UID
+ * preconditions, the status subresource, label selectors, AlreadyExists/NotFound/Conflict answers
+ * worded as the API server words them, and ownerReference garbage collection on delete (at once,
+ * where the real collector takes a moment). For unit tests; the ManagementApi contract suite runs the
+ * same cases against it and against the real API server.
  */
 export class InMemoryManagementApi implements ManagementApi {
   readonly counter = new RequestCounter();
@@ -60,19 +146,44 @@ export class InMemoryManagementApi implements ManagementApi {
         throw failure;
       }
     };
-    const notFound = (what: string) =>
-      new KubeApiError(404, 'NotFound', `${what}: not found`);
-    const precondition = (
+    /** The object `what` is about, after its preconditions hold. */
+    const existing = <T extends { metadata: ObjectMeta }>(
       what: string,
-      current: ObjectMeta,
-      resourceVersion?: string,
-    ) => {
-      if (resourceVersion && resourceVersion !== current.resourceVersion) {
-        throw new KubeApiError(
-          409,
-          'Conflict',
-          `${what}: the object has been modified; please apply your changes to the latest version and try again`,
-        );
+      k: KindNames,
+      name: string,
+      current: T | undefined,
+      pre: { uid?: string; resourceVersion?: string } = {},
+    ): T => {
+      if (!current) throw answer.notFound(what, k, name);
+      if (pre.uid && pre.uid !== current.metadata.uid) {
+        throw answer.otherUid(what, k, name, pre.uid, current.metadata.uid);
+      }
+      if (
+        pre.resourceVersion &&
+        pre.resourceVersion !== current.metadata.resourceVersion
+      ) {
+        throw answer.modified(what, k, name);
+      }
+      return current;
+    };
+    /** The garbage collector: a dependent goes with its last owner, else loses the owner's reference. */
+    const collect = (ownerUid: string | undefined) => {
+      for (const [key, s] of self.secretStore) {
+        const refs = s.metadata.ownerReferences ?? [];
+        if (!ownerUid || !refs.some(r => r.uid === ownerUid)) continue;
+        const left = refs.filter(r => r.uid !== ownerUid);
+        if (!left.length) {
+          self.secretStore.delete(key);
+          continue;
+        }
+        self.secretStore.set(key, {
+          ...s,
+          metadata: {
+            ...s.metadata,
+            ownerReferences: left,
+            resourceVersion: tick(),
+          },
+        });
       }
     };
     const newMeta = (meta: ObjectMeta): ObjectMeta => ({
@@ -107,11 +218,7 @@ export class InMemoryManagementApi implements ManagementApi {
         check('clusters.create', 'POST');
         const name = cluster.metadata.name;
         if (self.clusterStore.has(name)) {
-          throw new KubeApiError(
-            409,
-            'AlreadyExists',
-            `CREATE cluster ${name}: clusters.infrared.darkshift.io "${name}" already exists`,
-          );
+          throw answer.alreadyExists(`CREATE cluster ${name}`, CLUSTERS, name);
         }
         const { status: _status, ...rest } = clone(cluster);
         const stored: ClusterResource = {
@@ -123,27 +230,25 @@ export class InMemoryManagementApi implements ManagementApi {
       },
       async delete(name, options = {}) {
         check('clusters.delete', 'DELETE');
-        const c = self.clusterStore.get(name);
-        if (!c || (options.uid && options.uid !== c.metadata.uid)) {
-          throw notFound(`DELETE cluster ${name}`);
-        }
+        const c = existing(
+          `DELETE cluster ${name}`,
+          CLUSTERS,
+          name,
+          self.clusterStore.get(name),
+          options,
+        );
         self.clusterStore.delete(name);
-        // The garbage collector: dependents of the deleted uid go too.
-        for (const [key, s] of self.secretStore) {
-          if (s.metadata.ownerReferences?.some(r => r.uid === c.metadata.uid)) {
-            self.secretStore.delete(key);
-          }
-        }
+        collect(c.metadata.uid);
       },
       async replaceStatus(cluster) {
         check('clusters.replaceStatus', 'PUT');
         const name = cluster.metadata.name;
-        const current = self.clusterStore.get(name);
-        if (!current) throw notFound(`UPDATE cluster ${name} status`);
-        precondition(
+        const current = existing(
           `UPDATE cluster ${name} status`,
-          current.metadata,
-          cluster.metadata.resourceVersion,
+          CLUSTERS,
+          name,
+          self.clusterStore.get(name),
+          cluster.metadata,
         );
         const stored: ClusterResource = {
           ...current,
@@ -155,12 +260,12 @@ export class InMemoryManagementApi implements ManagementApi {
       },
       async patchStatus(name, status, resourceVersion) {
         check('clusters.patchStatus', 'PATCH');
-        const current = self.clusterStore.get(name);
-        if (!current) throw notFound(`PATCH cluster ${name} status`);
-        precondition(
+        const current = existing(
           `PATCH cluster ${name} status`,
-          current.metadata,
-          resourceVersion,
+          CLUSTERS,
+          name,
+          self.clusterStore.get(name),
+          { resourceVersion },
         );
         const merged: ClusterStatus = { ...current.status };
         for (const [k, v] of Object.entries(clone(status))) {
@@ -177,25 +282,13 @@ export class InMemoryManagementApi implements ManagementApi {
       },
       async patchMetadata(name, metadata, resourceVersion) {
         check('clusters.patchMetadata', 'PATCH');
-        const current = self.clusterStore.get(name);
-        if (!current) throw notFound(`PATCH cluster ${name}`);
-        precondition(
+        const current = existing(
           `PATCH cluster ${name}`,
-          current.metadata,
-          resourceVersion,
+          CLUSTERS,
+          name,
+          self.clusterStore.get(name),
+          { resourceVersion },
         );
-        const mergeMap = (
-          a: Record<string, string> | undefined,
-          b: Record<string, string | null> | undefined,
-        ) => {
-          if (!b) return a;
-          const out = { ...a };
-          for (const [k, v] of Object.entries(b)) {
-            if (v === null) delete out[k];
-            else out[k] = v;
-          }
-          return out;
-        };
         const stored = {
           ...current,
           metadata: {
@@ -231,11 +324,7 @@ export class InMemoryManagementApi implements ManagementApi {
         const { namespace = 'default', name } = secret.metadata;
         const key = secretKey(namespace, name);
         if (self.secretStore.has(key)) {
-          throw new KubeApiError(
-            409,
-            'AlreadyExists',
-            `CREATE secret ${key}: secrets "${name}" already exists`,
-          );
+          throw answer.alreadyExists(`CREATE secret ${key}`, SECRETS, name);
         }
         const stored = normalizeSecret({
           ...secret,
@@ -248,12 +337,12 @@ export class InMemoryManagementApi implements ManagementApi {
         check('secrets.replace', 'PUT');
         const { namespace = 'default', name } = secret.metadata;
         const key = secretKey(namespace, name);
-        const current = self.secretStore.get(key);
-        if (!current) throw notFound(`UPDATE secret ${key}`);
-        precondition(
+        const current = existing(
           `UPDATE secret ${key}`,
-          current.metadata,
-          secret.metadata.resourceVersion,
+          SECRETS,
+          name,
+          self.secretStore.get(key),
+          { resourceVersion: secret.metadata.resourceVersion },
         );
         const stored = normalizeSecret({
           ...secret,
@@ -271,16 +360,18 @@ export class InMemoryManagementApi implements ManagementApi {
       async patchMetadata(namespace, name, metadata, resourceVersion) {
         check('secrets.patchMetadata', 'PATCH');
         const key = secretKey(namespace, name);
-        const current = self.secretStore.get(key);
-        if (!current) throw notFound(`PATCH secret ${key}`);
-        precondition(`PATCH secret ${key}`, current.metadata, resourceVersion);
+        const current = existing(
+          `PATCH secret ${key}`,
+          SECRETS,
+          name,
+          self.secretStore.get(key),
+          { resourceVersion },
+        );
         const stored: SecretObject = {
           ...current,
           metadata: {
             ...current.metadata,
-            labels: metadata.labels
-              ? { ...current.metadata.labels, ...metadata.labels }
-              : current.metadata.labels,
+            labels: mergeMap(current.metadata.labels, metadata.labels),
             ownerReferences: metadata.ownerReferences
               ? (clone(metadata.ownerReferences) as OwnerReference[])
               : current.metadata.ownerReferences,
@@ -293,10 +384,13 @@ export class InMemoryManagementApi implements ManagementApi {
       async delete(namespace, name, options = {}) {
         check('secrets.delete', 'DELETE');
         const key = secretKey(namespace, name);
-        const current = self.secretStore.get(key);
-        if (!current || (options.uid && options.uid !== current.metadata.uid)) {
-          throw notFound(`DELETE secret ${key}`);
-        }
+        existing(
+          `DELETE secret ${key}`,
+          SECRETS,
+          name,
+          self.secretStore.get(key),
+          options,
+        );
         self.secretStore.delete(key);
       },
     };
