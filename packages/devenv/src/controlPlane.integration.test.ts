@@ -4,7 +4,7 @@ import {
   eventually,
   installCrds,
 } from './helpers';
-import { KubeClient } from './kube';
+import { KubeClient } from '@internal/plugin-infrared-node';
 import { getTestControlPlane, uniqueName } from './testing';
 
 jest.setTimeout(120_000);
@@ -112,7 +112,7 @@ describe('the local control plane', () => {
     ).toBe(404);
     expect((await wl.request('GET', `${WIDGETS}/widgets`)).status).toBe(404);
     // each cluster has its own CA: the management admin certificate is not accepted by the workload cluster
-    const cross = new KubeClient({
+    const cross = KubeClient.fromAccess({
       ...mgmt.access,
       server: cp.cluster('workload-a').server,
       caData: cp.cluster('workload-a').caData,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ControlPlane, startControlPlane } from './controlPlane';
 import { ensureDemoChild, registrarLabelsFromConfig, setUpDemo } from './demo';
-import { KubeClient, parseKubeconfig } from './kube';
+import { KubeClient, parseKubeconfig } from '@internal/plugin-infrared-node';
 import { getTestControlPlane, uniqueName } from './testing';
 
 jest.setTimeout(180_000);
@@ -74,7 +74,10 @@ describe('the demo of `devenv up` (management, edge-demo)', () => {
     expect(access.server).toBe(`https://localhost:${port}`);
     expect(access).toMatchObject({ certData: undefined, keyData: undefined });
     expect(access.token).toMatch(/^ey/);
-    const nodes = await new KubeClient(access).must('GET', '/api/v1/nodes');
+    const nodes = await KubeClient.fromAccess(access).must(
+      'GET',
+      '/api/v1/nodes',
+    );
     expect(nodes.body.items.map((n: any) => n.metadata.name).sort()).toEqual([
       'edge-demo-node-0',
       'edge-demo-node-1',
@@ -145,7 +148,8 @@ describe('ensureDemoChild', () => {
     );
     expect(fixed.server).toBe(again.server);
     expect(
-      (await new KubeClient(fixed).request('GET', '/api/v1/nodes')).status,
+      (await KubeClient.fromAccess(fixed).request('GET', '/api/v1/nodes'))
+        .status,
     ).toBe(200);
     expect(
       (await ensureDemoChild(management, workload, { name, managedBy })).reused,

@@ -7,7 +7,11 @@ import {
   createServiceAccountKubeconfig,
   ensureNamespace,
 } from './helpers';
-import { KubeClient, parseKubeconfig, renderKubeconfig } from './kube';
+import {
+  KubeClient,
+  parseKubeconfig,
+  renderKubeconfig,
+} from '@internal/plugin-infrared-node';
 
 /** The registrar's defaults (plugins/infrared-node/src/registrar/options.ts REGISTRAR_DEFAULTS). */
 export const REGISTRAR_LABEL_PREFIX = 'argocd-cluster-registrar/';
@@ -68,7 +72,7 @@ async function stillWorks(
     const expiry = tokenExpiry(access.token);
     if (access.server !== server || access.caData !== caData) return false;
     if (!expiry || expiry - Date.now() < RENEW_BEFORE_MS) return false;
-    const res = await new KubeClient(access).request(
+    const res = await KubeClient.fromAccess(access).request(
       'GET',
       '/api/v1/nodes?limit=1',
     );

@@ -39,8 +39,14 @@ export {
 export type { DemoChild, DemoChildOptions } from './demo';
 export { setUpPlacementDemo } from './demoPlacement';
 export type { PlacementDemo, PlacementDemoOptions } from './demoPlacement';
-export { KubeClient, renderKubeconfig, parseKubeconfig } from './kube';
-export type { KubeAccess, KubeResponse } from './kube';
+// The one Kubernetes client (@internal/plugin-infrared-node's, over @kubernetes/client-node), which
+// `ControlPlane.client()` hands out: re-exported for the tests and benches that import it from here.
+export {
+  KubeClient,
+  renderKubeconfig,
+  parseKubeconfig,
+} from '@internal/plugin-infrared-node';
+export type { KubeAccess, KubeResponse } from '@internal/plugin-infrared-node';
 export { getTestControlPlane, uniqueName, STATE_ENV } from './testing';
 export { rssBytes } from './processes';
 export { startPostgres, findPostgresBin } from './postgres';

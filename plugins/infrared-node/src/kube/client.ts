@@ -7,6 +7,8 @@ import {
   VersionApi,
   createConfiguration,
   ServerConfiguration,
+  type Configuration,
+  type HttpMethod,
   type RequestContext,
   type ResponseContext,
   type SecurityAuthentication,
@@ -18,6 +20,13 @@ import {
   type FieldError,
 } from '@internal/plugin-infrared-common';
 import { RequestCounter } from './counter';
+import { KubeApiError } from './errors';
+import {
+  kubeAccessOf,
+  kubeConfigFromAccess,
+  withCurrentContext,
+  type KubeAccess,
+} from './kubeconfig';
 
 /** Every request is bounded: the Kubernetes API answers in well under this, a dead server never does. */
 export const DEFAULT_KUBE_TIMEOUT_MS = 30_000;
@@ -31,15 +40,23 @@ export interface KubeClientOptions {
   authentication?: SecurityAuthentication;
 }
 
-/** Per-call options: an abort signal and a Content-Type (for PATCH). */
+/** Per-call options: an abort signal, a Content-Type (for PATCH) and an Accept header. */
 export interface CallOptions {
   signal?: AbortSignal;
   contentType?: string;
+  accept?: string;
+}
+
+/** The answer of a request by path: the HTTP status and the body (parsed when it is JSON). */
+export interface KubeResponse<T = any> {
+  status: number;
+  body: T;
 }
 
 /**
- * One API server, reached with one KubeConfig (its current context): the three generated APIs the
- * plugins use, each request counted and bounded in time.
+ * One API server, reached with one KubeConfig (its current context): the generated APIs the
+ * plugins use, and requests by path (`request`, `must`, `createIfAbsent`) for what no typed API
+ * covers (CRDs, readiness, test set-up); each request counted and bounded in time.
  */
 export class KubeClient {
   readonly core: CoreV1Api;
@@ -51,8 +68,25 @@ export class KubeClient {
   readonly server: string;
   readonly counter: RequestCounter;
   private readonly timeoutMs: number;
+  private readonly configuration: Configuration;
 
-  constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
+  /** A client for a kubeconfig's text (its current context, else its first). */
+  static fromKubeconfig(text: string, options?: KubeClientOptions): KubeClient {
+    return new KubeClient(
+      withCurrentContext(kubeConfigFromText(text)),
+      options,
+    );
+  }
+
+  /** A client for one identity given as inline data. */
+  static fromAccess(access: KubeAccess, options?: KubeClientOptions) {
+    return new KubeClient(kubeConfigFromAccess(access), options);
+  }
+
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    options: KubeClientOptions = {},
+  ) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) {
       throw new Error('the kubeconfig has no current cluster');
@@ -62,7 +96,7 @@ export class KubeClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_KUBE_TIMEOUT_MS;
     const counter = this.counter;
     const timeoutMs = this.timeoutMs;
-    const configuration = createConfiguration({
+    const configuration = (this.configuration = createConfiguration({
       baseServer: new ServerConfiguration(cluster.server, {}),
       authMethods: { default: options.authentication ?? kubeConfig },
       promiseMiddleware: [
@@ -79,7 +113,7 @@ export class KubeClient {
           },
         },
       ],
-    });
+    }));
     this.core = new CoreV1Api(configuration);
     this.custom = new CustomObjectsApi(configuration);
     this.version = new VersionApi(configuration);
@@ -92,12 +126,13 @@ export class KubeClient {
    */
   callOptions(options: CallOptions = {}): any {
     const middleware = [];
-    if (options.signal || options.contentType) {
-      const { signal, contentType } = options;
+    if (options.signal || options.contentType || options.accept) {
+      const { signal, contentType, accept } = options;
       middleware.push({
         pre(context: RequestContext) {
           if (signal) context.setSignal(signal);
           if (contentType) context.setHeaderParam('Content-Type', contentType);
+          if (accept) context.setHeaderParam('Accept', accept);
           return new Observable(Promise.resolve(context));
         },
         post(context: ResponseContext) {
@@ -108,6 +143,83 @@ export class KubeClient {
     return middleware.length
       ? { middleware, middlewareMergeStrategy: 'append' }
       : undefined;
+  }
+
+  /** The identity this client uses, as inline data (the kubeconfig's current context). */
+  get access(): KubeAccess {
+    return kubeAccessOf(this.kubeConfig);
+  }
+
+  /**
+   * A request by path (`/api/v1/namespaces`, `/readyz`), through the same configuration as the
+   * generated APIs: credentials, counter, time bound. Any HTTP status resolves; a request that got
+   * no answer rejects. A string body is sent as it is, anything else as JSON.
+   */
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = 'application/json',
+    timeoutMs = this.timeoutMs,
+  ): Promise<KubeResponse<T>> {
+    const { baseServer, authMethods, httpApi, middleware } = this.configuration;
+    let context = baseServer.makeRequestContext(
+      path,
+      method.toUpperCase() as HttpMethod,
+    );
+    context.setHeaderParam('Accept', 'application/json');
+    if (body !== undefined) {
+      context.setHeaderParam('Content-Type', contentType);
+      context.setBody(typeof body === 'string' ? body : JSON.stringify(body));
+    }
+    context.setSignal(AbortSignal.timeout(timeoutMs));
+    await authMethods.default?.applySecurityAuthentication(context);
+    for (const m of middleware) context = await m.pre(context).toPromise();
+    let response = await httpApi.send(context).toPromise();
+    for (const m of [...middleware].reverse()) {
+      response = await m.post(response).toPromise();
+    }
+    const text = await response.body.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // plain text answers such as /readyz
+    }
+    return { status: response.httpStatusCode, body: parsed };
+  }
+
+  /**
+   * Like `request`, but a status other than 2xx (or one listed in `ok`) throws a KubeApiError with
+   * the code, the Status reason and `<METHOD> <path> -> <status>: <message>`.
+   */
+  async must<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    ok: number[] = [],
+    contentType?: string,
+  ): Promise<KubeResponse<T>> {
+    const res = await this.request<T>(method, path, body, contentType);
+    if ((res.status < 200 || res.status > 299) && !ok.includes(res.status)) {
+      const answer: any = res.body;
+      const message = typeof answer === 'object' ? answer?.message : answer;
+      const reason =
+        typeof answer?.reason === 'string'
+          ? answer.reason
+          : `Http${res.status}`;
+      throw new KubeApiError(
+        res.status,
+        reason,
+        `${method} ${path} -> ${res.status}: ${message}`,
+      );
+    }
+    return res;
+  }
+
+  /** Creates an object; an existing one (409) is left as it is. */
+  createIfAbsent(path: string, obj: unknown): Promise<KubeResponse> {
+    return this.must('POST', path, obj, [409]);
   }
 }
 

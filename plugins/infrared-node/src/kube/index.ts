@@ -1,4 +1,5 @@
 export * from './client';
+export * from './kubeconfig';
 export * from './counter';
 export * from './errors';
 export * from './types';
