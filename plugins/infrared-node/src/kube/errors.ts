@@ -92,6 +92,28 @@ export const isAlreadyExists = (e: unknown) =>
 export const isConflict = (e: unknown) =>
   e instanceof KubeApiError && e.code === 409 && e.reason !== 'AlreadyExists';
 
+/** Runs one API call; what it throws becomes a KubeApiError that names `what`. */
+export async function kubeCall<T>(
+  what: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw toKubeApiError(e, what);
+  }
+}
+
+/** The answer, or undefined when the object is not there (404). */
+export async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
 /**
  * Runs `fn` again (it re-reads what it writes) while it fails with a resourceVersion conflict,
  * at most `attempts` times in all.

@@ -11,7 +11,7 @@ import {
 } from '@internal/plugin-infrared-common';
 import { KubeClient } from './client';
 import type { RequestCounter } from './counter';
-import { isNotFound, toKubeApiError } from './errors';
+import { isNotFound, kubeCall as call, orUndefined } from './errors';
 
 const infrared = (plural: string) => ({
   group: INFRARED_GROUP,
@@ -97,23 +97,6 @@ export interface PlacementKubeApi {
   /** Argo CD AppProjects in a namespace. */
   listAppProjects(namespace: string): Promise<ArgoObject[]>;
   counter: RequestCounter;
-}
-
-async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    throw toKubeApiError(e, what);
-  }
-}
-
-async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
 }
 
 async function orEmpty<T>(p: Promise<T[]>): Promise<T[]> {

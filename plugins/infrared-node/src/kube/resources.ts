@@ -10,7 +10,7 @@ import {
   type SecretObject,
 } from '@internal/plugin-infrared-common';
 import { KubeClient } from './client';
-import { isNotFound, toKubeApiError } from './errors';
+import { kubeCall as call, orUndefined } from './errors';
 import { plainMeta } from './meta';
 import type { ClusterApi, ManagementApi, SecretApi } from './types';
 
@@ -19,23 +19,6 @@ const CLUSTER = {
   version: INFRARED_VERSION,
   plural: CLUSTER_PLURAL,
 };
-
-async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    throw toKubeApiError(e, what);
-  }
-}
-
-async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
-}
 
 const merge = (kube: KubeClient) =>
   kube.callOptions({ contentType: PatchStrategy.MergePatch });
