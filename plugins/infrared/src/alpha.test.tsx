@@ -6,8 +6,13 @@ import {
 } from '@backstage/frontend-plugin-api';
 import { createExtensionTester } from '@backstage/frontend-test-utils';
 import { InfraredApiClient } from '@internal/plugin-infrared-common';
-import plugin, { clustersPage, infraredApi } from './alpha';
-import { infraredPlugin } from './legacy';
+import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
+import plugin, {
+  clustersPage,
+  infraredApi,
+  productPlacementCard,
+} from './alpha';
+import { EntityProductPlacementCard, infraredPlugin } from './legacy';
 
 describe('plugin wiring', () => {
   it('provides InfraredApiClient on discovery and fetch, in both frontend systems', async () => {
@@ -43,5 +48,26 @@ describe('plugin wiring', () => {
     expect(
       createExtensionTester(clustersPage).get(coreExtensionData.routePath),
     ).toBe('/clusters');
+  });
+
+  it('adds the zone-placement card to entities annotated with a Product, and exports it for the legacy system', () => {
+    const tester = createExtensionTester(productPlacementCard);
+    const filter = tester.get(EntityCardBlueprint.dataRefs.filterFunction)!;
+    const annotated = (annotations: Record<string, string>) =>
+      ({
+        apiVersion: 'backstage.io/v1alpha1',
+        kind: 'Component',
+        metadata: { name: 'checkout', annotations },
+      } as any);
+    expect(
+      filter(
+        annotated({ 'infrared.darkshift.io/product': 'ir-org-acme/checkout' }),
+      ),
+    ).toBe(true);
+    expect(filter(annotated({}))).toBe(false);
+    expect(
+      plugin.getExtension?.('entity-card:infrared/product-placement'),
+    ).toBeDefined();
+    expect(EntityProductPlacementCard).toBeDefined();
   });
 });

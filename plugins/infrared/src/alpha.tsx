@@ -3,9 +3,11 @@ import {
   createFrontendPlugin,
   PageBlueprint,
 } from '@backstage/frontend-plugin-api';
+import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import StorageIcon from '@material-ui/icons/Storage';
 import { infraredApiFactory } from './api';
 import { ClustersPage } from './components/ClustersPage';
+import { isProductPlacementAvailable } from './lib/productAnnotation';
 import { rootRouteRef } from './routes';
 
 /** The typed client of the Infrared backend (`InfraredApiClient` on discovery + fetch). */
@@ -28,6 +30,21 @@ export const clustersPage = PageBlueprint.make({
 });
 
 /**
+ * The Product zone-placement card, on catalog entities annotated
+ * `infrared.darkshift.io/product: <namespace>/<name>`.
+ */
+export const productPlacementCard = EntityCardBlueprint.make({
+  name: 'product-placement',
+  params: {
+    filter: entity => isProductPlacementAvailable(entity),
+    loader: async () =>
+      import('./components/ProductPlacementCard').then(m => (
+        <m.ProductPlacementCard />
+      )),
+  },
+});
+
+/**
  * The Infrared frontend plugin for apps on the new frontend system.
  *
  * @alpha
@@ -37,7 +54,7 @@ export default createFrontendPlugin({
   title: 'Clusters',
   icon: <StorageIcon />,
   routes: { root: rootRouteRef },
-  extensions: [infraredApi, clustersPage],
+  extensions: [infraredApi, clustersPage, productPlacementCard],
 });
 
 export { infraredApiRef } from './api';

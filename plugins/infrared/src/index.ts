@@ -5,5 +5,10 @@
  *
  * @packageDocumentation
  */
-export { infraredPlugin, InfraredClustersPage } from './legacy';
+export {
+  infraredPlugin,
+  InfraredClustersPage,
+  EntityProductPlacementCard,
+  isProductPlacementAvailable,
+} from './legacy';
 export { infraredApiRef } from './api';

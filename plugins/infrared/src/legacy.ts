@@ -1,5 +1,6 @@
 import {
   createApiFactory,
+  createComponentExtension,
   createPlugin,
   createRoutableExtension,
   createRouteRef,
@@ -42,3 +43,23 @@ export const InfraredClustersPage = infraredPlugin.provide(
     mountPoint: legacyRootRouteRef,
   }),
 );
+
+/**
+ * The Product zone-placement card for an entity page, e.g.
+ * `<EntitySwitch.Case if={isProductPlacementAvailable}><EntityProductPlacementCard /></EntitySwitch.Case>`.
+ *
+ * @public
+ */
+export const EntityProductPlacementCard = infraredPlugin.provide(
+  createComponentExtension({
+    name: 'EntityProductPlacementCard',
+    component: {
+      lazy: () =>
+        import('./components/ProductPlacementCard').then(
+          m => m.ProductPlacementCard,
+        ),
+    },
+  }),
+);
+
+export { isProductPlacementAvailable } from './lib/productAnnotation';

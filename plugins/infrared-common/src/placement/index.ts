@@ -5,3 +5,4 @@ export * from './appProject';
 export * from './decision';
 export * from './requests';
 export * from './views';
+export * from './annotation';

@@ -165,16 +165,4 @@ describe('placement on the Clusters page', () => {
       panel.getByRole('checkbox', { name: 'Allow acme' }),
     ).not.toBeChecked();
   });
-
-  it('disables the checkboxes for one who is not a platform admin, saying why', async () => {
-    seed();
-    renderPage({ allow: false });
-    const panel = await openPanel('edge-1');
-    expect(
-      await panel.findByText(
-        /Only platform admins can change which orgs may use a cluster/,
-      ),
-    ).toBeInTheDocument();
-    expect(panel.getByRole('checkbox', { name: 'Allow acme' })).toBeDisabled();
-  });
 });

@@ -1,0 +1,278 @@
+import { mockApis, renderInTestApp } from '@backstage/frontend-test-utils';
+import { EntityProvider } from '@backstage/plugin-catalog-react';
+import {
+  InfraredApiClient,
+  type ProductPlacementView,
+  type ZonePlacementView,
+} from '@internal/plugin-infrared-common';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { infraredApiRef } from '../../api';
+import { setUpFakeApi } from '../../__testUtils__/fakeApi';
+import { ProductPlacementCard } from './ProductPlacementCard';
+
+jest.setTimeout(30_000);
+
+const { state } = setUpFakeApi();
+
+const entity = (annotation?: string) => ({
+  apiVersion: 'backstage.io/v1alpha1',
+  kind: 'Component',
+  metadata: {
+    name: 'checkout',
+    annotations: (annotation
+      ? { 'infrared.darkshift.io/product': annotation }
+      : {}) as Record<string, string>,
+  },
+  spec: { type: 'service', owner: 'team-a', lifecycle: 'production' },
+});
+
+function render(annotation = 'ir-org-acme/checkout') {
+  const client = new InfraredApiClient({
+    discoveryApi: mockApis.discovery({ baseUrl: 'http://backstage.test' }),
+    fetchApi: { fetch: (...args) => globalThis.fetch(...args) },
+  });
+  return renderInTestApp(
+    <EntityProvider entity={entity(annotation)}>
+      <ProductPlacementCard />
+    </EntityProvider>,
+    { apis: [[infraredApiRef, client]] },
+  );
+}
+
+const rc: ZonePlacementView = {
+  name: 'checkout-rc',
+  environment: 'pre-release',
+  approval: 'auto',
+  decision: 'Promotes',
+  reason: 'ManagementCluster',
+  message:
+    'the zone names no cluster: it runs on the management cluster infrared-mgmt',
+  cluster: 'infrared-mgmt',
+  applicationName: 'product-checkout-rc',
+  applicationPath:
+    'registry/clusters/infrared-mgmt/components/product-checkout-rc.yaml',
+  destination: {
+    server: 'https://kubernetes.default.svc',
+    namespace: 'checkout-rc',
+  },
+  project: 'products',
+  choices: ['edge-2'],
+  release: {
+    name: 'checkout-v1',
+    phase: 'Syncing',
+    reason: 'WaitingForArgoCD',
+  },
+};
+const prod: ZonePlacementView = {
+  name: 'checkout-prod',
+  environment: 'release',
+  approval: 'human',
+  decision: 'Fails',
+  reason: 'NotOnAllowlist',
+  message:
+    "cluster edge-demo is not on org acme's cluster allowlist (allowed: edge-2); a platform admin can allow it under Orgs allowed on the cluster's panel",
+  cluster: 'edge-demo',
+  applicationName: 'product-checkout-prod',
+  applicationPath:
+    'registry/clusters/edge-demo/components/product-checkout-prod.yaml',
+  destination: { name: 'edge-demo', namespace: 'checkout-prod' },
+  project: 'products',
+  choices: ['edge-2'],
+  release: { name: 'checkout-v1', phase: 'Pending', reason: 'WaitingForZone' },
+};
+
+function placement(
+  zones: ZonePlacementView[],
+  can = { setZoneCluster: true, updateAllowlist: true },
+): ProductPlacementView {
+  return {
+    namespace: 'ir-org-acme',
+    name: 'checkout',
+    displayName: 'Checkout',
+    org: { name: 'acme', displayName: 'ACME' },
+    managementCluster: 'infrared-mgmt',
+    allowedClusters: ['edge-2'],
+    zones,
+    latestRelease: {
+      name: 'checkout-v1',
+      phase: 'Promoting',
+      version: 'v1.0.0',
+    },
+    can,
+  };
+}
+
+const row = (zone: string) => within(screen.getByTestId(`zone-row-${zone}`));
+
+describe('Product zone-placement card', () => {
+  it('shows a row per zone: environment, cluster, decision with reason, Application path, Release phase', async () => {
+    state.placements['ir-org-acme/checkout'] = placement([rc, prod], {
+      setZoneCluster: false,
+      updateAllowlist: false,
+    });
+    await render();
+    await screen.findByTestId('zone-row-checkout-prod');
+    expect(
+      screen.getByText(/org acme, clusters allowed: edge-2/),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('Release checkout-v1 (v1.0.0)'),
+    ).toBeInTheDocument();
+
+    expect(
+      row('checkout-rc').getByText('pre-release, approval auto'),
+    ).toBeInTheDocument();
+    expect(
+      row('checkout-rc').getByTestId('decision-checkout-rc'),
+    ).toHaveTextContent('Promotes');
+    expect(
+      row('checkout-rc').getByText('Syncing (WaitingForArgoCD)'),
+    ).toBeInTheDocument();
+
+    const p = row('checkout-prod');
+    expect(p.getByText('edge-demo')).toBeInTheDocument();
+    expect(
+      p.getByLabelText('Decision for checkout-prod: Fails (NotOnAllowlist)'),
+    ).toBeInTheDocument();
+    expect(
+      p.getByText(/not on org acme's cluster allowlist/),
+    ).toBeInTheDocument();
+    expect(p.getByText(prod.applicationPath)).toBeInTheDocument();
+    expect(
+      p.getByText(
+        /product-checkout-prod → cluster edge-demo, namespace checkout-prod, AppProject products/,
+      ),
+    ).toBeInTheDocument();
+    expect(p.getByText('Pending (WaitingForZone)')).toBeInTheDocument();
+    // Neither an org admin nor a platform admin: no select, no allow button.
+    expect(p.queryByRole('combobox')).toBeNull();
+    expect(p.queryByRole('button')).toBeNull();
+  });
+
+  it("lets an org admin choose the zone's cluster from the org's allowlist or the management cluster", async () => {
+    state.placements['ir-org-acme/checkout'] = placement([rc, prod], {
+      setZoneCluster: true,
+      updateAllowlist: false,
+    });
+    state.onSetZoneCluster = (key, _zone, cluster) => {
+      state.placements[key] = placement(
+        [
+          rc,
+          {
+            ...prod,
+            cluster,
+            decision: 'Promotes',
+            reason: 'Registered',
+            message: `cluster ${cluster} is on org acme's cluster allowlist and Registered`,
+          },
+        ],
+        { setZoneCluster: true, updateAllowlist: false },
+      );
+    };
+    await render();
+    const select = (await screen.findByLabelText(
+      'Cluster of checkout-prod',
+    )) as HTMLSelectElement;
+    expect([...select.options].map(o => o.textContent)).toEqual([
+      'management cluster (infrared-mgmt)',
+      "edge-demo (not on the org's allowlist)",
+      'edge-2',
+    ]);
+    expect(select.value).toBe('edge-demo');
+    await userEvent.selectOptions(select, 'edge-2');
+    await waitFor(() =>
+      expect(
+        row('checkout-prod').getByTestId('decision-checkout-prod'),
+      ).toHaveTextContent('Promotes'),
+    );
+    expect(state.requests.filter(r => r.method === 'PUT')).toEqual([
+      {
+        method: 'PUT',
+        path: '/v1/products/ir-org-acme/checkout/zones/checkout-prod/cluster',
+        body: { cluster: 'edge-2' },
+      },
+    ]);
+    const rcSelect = screen.getByLabelText(
+      'Cluster of checkout-rc',
+    ) as HTMLSelectElement;
+    expect(rcSelect.value).toBe('');
+  });
+
+  it('lets a platform admin fix the allowlist from the card', async () => {
+    state.orgs = [
+      {
+        name: 'acme',
+        displayName: 'ACME',
+        namespace: 'ir-org-acme',
+        platform: false,
+        clusterAllowlist: ['edge-2'],
+      },
+    ];
+    state.placements['ir-org-acme/checkout'] = placement([rc, prod]);
+    await render();
+    const button = await screen.findByRole('button', {
+      name: 'Allow acme to use edge-demo',
+    });
+    state.placements['ir-org-acme/checkout'] = placement([
+      rc,
+      { ...prod, decision: 'Promotes', reason: 'Registered', message: 'ok' },
+    ]);
+    await userEvent.click(button);
+    await waitFor(() =>
+      expect(
+        row('checkout-prod').getByTestId('decision-checkout-prod'),
+      ).toHaveTextContent('Promotes'),
+    );
+    expect(state.requests.filter(r => r.path.includes('allowlist'))).toEqual([
+      { method: 'GET', path: '/v1/orgs/acme/cluster-allowlist' },
+      {
+        method: 'PUT',
+        path: '/v1/orgs/acme/cluster-allowlist',
+        body: { clusters: ['edge-2', 'edge-demo'] },
+      },
+    ]);
+  });
+
+  it('shows the AppProject destination to add when the AppProject does not allow the zone', async () => {
+    state.placements['ir-org-acme/checkout'] = placement([
+      {
+        ...prod,
+        decision: 'Waits',
+        reason: 'DestinationNotPermitted',
+        message:
+          "AppProject products does not allow destination name edge-demo, namespace checkout-prod: add it to the AppProject's spec.destinations, or Argo CD refuses to sync the Application",
+        missingDestination: { name: 'edge-demo', namespace: 'checkout-prod' },
+      },
+    ]);
+    await render();
+    const p = within(await screen.findByTestId('zone-row-checkout-prod'));
+    expect(
+      p.getByText(
+        /add this destination to AppProject products \(namespace argocd\)/,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      p.getByText(/- name: edge-demo\s+namespace: checkout-prod/),
+    ).toBeInTheDocument();
+  });
+
+  it('says what is wrong with the annotation', async () => {
+    await render('checkout');
+    expect(
+      await screen.findByText(
+        /infrared.darkshift.io\/product must be <namespace>\/<name>, like ir-org-acme\/checkout, not "checkout"/,
+      ),
+    ).toBeInTheDocument();
+    expect(state.requests).toEqual([]);
+  });
+
+  it('says when the Product is not found', async () => {
+    await render('ir-org-acme/nope');
+    expect(
+      await screen.findByText(
+        /could not be loaded: .*Product ir-org-acme\/nope not found/,
+      ),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,1 @@
+export { ProductPlacementCard, ProductPlacement } from './ProductPlacementCard';
