@@ -1,5 +1,8 @@
-import type { V1ObjectMeta } from '@kubernetes/client-node';
-import type { ObjectMeta } from '@internal/plugin-infrared-common';
+import type { V1ObjectMeta, V1Secret } from '@kubernetes/client-node';
+import type {
+  ObjectMeta,
+  SecretObject,
+} from '@internal/plugin-infrared-common';
 
 function iso(d: unknown): string | undefined {
   if (d instanceof Date) return d.toISOString();
@@ -34,5 +37,20 @@ export function plainMeta(
     }));
   }
   if (m.finalizers?.length) out.finalizers = [...m.finalizers];
+  return out;
+}
+
+/** A Secret as plain JSON: its metadata as `plainMeta` gives it, type (Opaque when unset), data, immutable. */
+export function plainSecret(
+  s: V1Secret,
+): SecretObject & { immutable?: boolean } {
+  const out: SecretObject & { immutable?: boolean } = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: plainMeta(s.metadata),
+    type: s.type ?? 'Opaque',
+    data: { ...(s.data ?? {}) },
+  };
+  if (s.immutable !== undefined) out.immutable = s.immutable;
   return out;
 }

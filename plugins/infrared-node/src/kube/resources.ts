@@ -11,7 +11,7 @@ import {
 } from '@internal/plugin-infrared-common';
 import { KubeClient } from './client';
 import { kubeCall as call, orUndefined } from './errors';
-import { plainMeta } from './meta';
+import { plainSecret } from './meta';
 import type { ClusterApi, ManagementApi, SecretApi } from './types';
 
 const CLUSTER = {
@@ -105,16 +105,6 @@ export class KubeClusterApi implements ClusterApi {
   }
 }
 
-function fromSecret(s: V1Secret): SecretObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: plainMeta(s.metadata),
-    type: s.type ?? 'Opaque',
-    data: { ...(s.data ?? {}) },
-  };
-}
-
 /** Secrets through CoreV1Api. */
 export class KubeSecretApi implements SecretApi {
   constructor(private readonly kube: KubeClient) {}
@@ -122,7 +112,7 @@ export class KubeSecretApi implements SecretApi {
   get(namespace: string, name: string): Promise<SecretObject | undefined> {
     return orUndefined(
       call(`GET secret ${namespace}/${name}`, async () =>
-        fromSecret(
+        plainSecret(
           await this.kube.core.readNamespacedSecret({ namespace, name }),
         ),
       ),
@@ -135,14 +125,14 @@ export class KubeSecretApi implements SecretApi {
         namespace,
         labelSelector,
       });
-      return list.items.map(fromSecret);
+      return list.items.map(plainSecret);
     });
   }
 
   create(secret: SecretObject): Promise<SecretObject> {
     const { namespace = 'default', name } = secret.metadata;
     return call(`CREATE secret ${namespace}/${name}`, async () =>
-      fromSecret(
+      plainSecret(
         await this.kube.core.createNamespacedSecret({
           namespace,
           body: secret as V1Secret,
@@ -154,7 +144,7 @@ export class KubeSecretApi implements SecretApi {
   replace(secret: SecretObject): Promise<SecretObject> {
     const { namespace = 'default', name } = secret.metadata;
     return call(`UPDATE secret ${namespace}/${name}`, async () =>
-      fromSecret(
+      plainSecret(
         await this.kube.core.replaceNamespacedSecret({
           namespace,
           name,
@@ -180,7 +170,7 @@ export class KubeSecretApi implements SecretApi {
       },
     };
     return call(`PATCH secret ${namespace}/${name}`, async () =>
-      fromSecret(
+      plainSecret(
         await this.kube.core.patchNamespacedSecret(
           { namespace, name, body },
           merge(this.kube),
