@@ -3,7 +3,9 @@
  * transform). For each size N (default 100 and 1,000): N namespaces labelled for the registrar,
  * each holding a k3k-style kubeconfig Secret, on a real local API server from packages/devenv.
  * Prints, for the first pass and for a steady pass: API requests (by verb), writes, wall time, and
- * the floor — the two LISTs a pass starts with, timed alone.
+ * the floor — the two LISTs a pass starts with, timed alone. Then dropin.ts's figures: the steady
+ * pass's requests and bytes at --children (1,000) among --unrelated (6,000) Secrets, and the
+ * new-child latency over --latency (50) children, before and after (0 skips either).
  */
 import {
   KubeClient as AdminClient,
@@ -21,6 +23,8 @@ import {
   type RegistrarLogger,
   type RegistrarPassReport,
 } from '../../plugins/infrared-node/src';
+
+import { benchLatency, benchSteady } from './dropin';
 
 const P = 'argocd-cluster-registrar/';
 
@@ -139,7 +143,7 @@ async function benchSize(cp: ControlPlane, n: number, run: string) {
       const t0 = Date.now();
       await Promise.all([
         api.listNamespaces(`${P}managed-by=${managedBy}`),
-        api.listSecrets(SOURCE_SECRET_FIELD_SELECTOR),
+        api.listSecretsMetadata(SOURCE_SECRET_FIELD_SELECTOR),
       ]);
       return Date.now() - t0;
     });
@@ -165,7 +169,13 @@ async function benchSize(cp: ControlPlane, n: number, run: string) {
 }
 
 export async function main(): Promise<void> {
-  const sizes = (arg('sizes') ?? '100,1000').split(',').map(Number);
+  const sizes = (arg('sizes') ?? '100,1000')
+    .split(',')
+    .filter(Boolean)
+    .map(Number);
+  const children = Number(arg('children') ?? 1000);
+  const unrelated = Number(arg('unrelated') ?? 6000);
+  const latencyChildren = Number(arg('latency') ?? 50);
   const state = arg('state');
   const started = Date.now();
   const cp = state
@@ -182,6 +192,13 @@ export async function main(): Promise<void> {
   const run = Date.now().toString(36);
   try {
     for (const n of sizes) await benchSize(cp, n, run);
+    const big =
+      children > 0
+        ? await benchSteady(cp, run, children, unrelated)
+        : undefined;
+    if (latencyChildren > 0) {
+      await benchLatency(cp, run, latencyChildren, big);
+    }
   } finally {
     if (!state) await cp.stop();
   }

@@ -29,6 +29,24 @@ export interface RegistrarApi {
     signal?: AbortSignal,
   ): Promise<RegistrarSecret[]>;
   /**
+   * `LIST secrets` across all namespaces as PartialObjectMetadataList (no data), with a field
+   * selector; and the list's resourceVersion (where a watch may start). Optional: without it (and
+   * `getSecret`) a pass lists every Secret with its data.
+   */
+  listSecretsMetadata?(
+    fieldSelector: string,
+    signal?: AbortSignal,
+  ): Promise<{ items: RegistrarSecret[]; resourceVersion?: string }>;
+  /**
+   * One Secret with its data: `LIST secrets -n <namespace> --field-selector metadata.name=<name>`
+   * (the `list` verb the registrar already has cluster-wide; no `get`). Undefined when gone.
+   */
+  getSecret?(
+    namespace: string,
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<RegistrarSecret | undefined>;
+  /**
    * `LIST secrets -n <namespace>` as PartialObjectMetadataList: names, labels, uids and
    * resourceVersions without data, every type included. A pass asks only when it is about to
    * create, to see the names the field-selected LIST leaves out (a Helm release or token Secret
@@ -165,6 +183,34 @@ export class KubeRegistrarApi implements RegistrarApi {
     });
   }
 
+  listSecretsMetadata(fieldSelector: string, signal?: AbortSignal) {
+    this.counter.count('LIST');
+    return call('LIST secrets (all namespaces, metadata)', async () => {
+      const list = await this.kube.core.listSecretForAllNamespaces(
+        { fieldSelector },
+        metadataOnly(signal),
+      );
+      return {
+        items: (list.items ?? []).map(s => ({
+          metadata: plainMeta(s.metadata),
+        })),
+        resourceVersion: list.metadata?.resourceVersion,
+      };
+    });
+  }
+
+  getSecret(namespace: string, name: string, signal?: AbortSignal) {
+    this.counter.count('LIST');
+    return call(`LIST secrets -n ${namespace} ${name}`, async () => {
+      const list = await this.kube.core.listNamespacedSecret(
+        { namespace, fieldSelector: `metadata.name=${name}` },
+        this.opts(signal),
+      );
+      const found = list.items.find(s => s.metadata?.name === name);
+      return found ? plainSecret(found) : undefined;
+    });
+  }
+
   listSecretMetadata(namespace: string, signal?: AbortSignal) {
     this.counter.count('LIST');
     return call(`LIST secrets -n ${namespace} (metadata)`, async () => {
@@ -172,7 +218,8 @@ export class KubeRegistrarApi implements RegistrarApi {
         { namespace },
         metadataOnly(signal),
       );
-      return list.items.map(s => ({
+      // A PartialObjectMetadataList with no items says `items: null`.
+      return (list.items ?? []).map(s => ({
         metadata: plainMeta(s.metadata),
       }));
     });

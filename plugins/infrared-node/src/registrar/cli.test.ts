@@ -1,4 +1,4 @@
-import { flagName, main, parseRegistrarArgs } from './cli';
+import { flagName, main, parseRegistrarArgs, passLoop } from './cli';
 import { resolveRegistrarOptions } from './options';
 
 describe('parseRegistrarArgs', () => {
@@ -167,5 +167,18 @@ describe('parseRegistrarArgs', () => {
     expect(out.join('')).toMatch(
       /^infrared-registrar version \d+\.\d+\.\d+\n$/,
     );
+  });
+});
+
+describe('passLoop', () => {
+  it('ends when the signal aborts during a pass, without waiting out the interval', async () => {
+    const controller = new AbortController();
+    let passes = 0;
+    await passLoop(3_600_000, controller.signal, async () => {
+      passes++;
+      controller.abort();
+      return { errors: [], managedNamespaces: [] } as any;
+    });
+    expect(passes).toBe(1);
   });
 });

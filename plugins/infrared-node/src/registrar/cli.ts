@@ -3,8 +3,10 @@ import { KubeConfig } from '@kubernetes/client-node';
 import packageJson from '../../package.json';
 import { KubeClient, isInCluster } from '../kube/client';
 import { KubeRegistrarApi } from './api';
-import { runRegistrarPass } from './executor';
+import { runRegistrarPass, type RegistrarPassReport } from './executor';
 import { LeaseElector, type LeaseElectorOptions } from './lease';
+import { secretDataCacheFor } from './reads';
+import { RegistrarWatcher } from './watch';
 import { slogTextLogger, type RegistrarLogger } from './logger';
 import { RegistrarMetrics } from './metrics';
 import {
@@ -272,6 +274,8 @@ export interface CliIo {
   /** Overrides the client (tests). */
   kubeConfig?: KubeConfig;
   signal?: AbortSignal;
+  /** false: no watches, a pass per --interval only (the bench's "before"). Default true. */
+  watch?: boolean;
   /** Lease timings (tests); client-go's defaults otherwise. */
   lease?: Pick<
     LeaseElectorOptions,
@@ -370,9 +374,25 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 1;
   }
 
+  const cache = secretDataCacheFor(api);
+  const watcher = (signal: AbortSignal, onChange: (reason: string) => void) =>
+    new RegistrarWatcher({
+      kubeConfig,
+      options,
+      logger,
+      signal,
+      known: (namespace, name, rv) => cache.has(namespace, name, rv),
+      onChange: reason => {
+        logger.debug('change seen; passing', { reason });
+        onChange(reason);
+      },
+    });
+
+  const watch = io.watch === false ? undefined : watcher;
+
   let code = 0;
   if (!args.leaderElect) {
-    await passEvery(options.intervalMs, stop, pass);
+    await passLoop(options.intervalMs, stop, pass, watch);
   } else {
     const elector = new LeaseElector(client, {
       namespace: options.targetNamespace,
@@ -390,7 +410,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           lost.abort();
         }
       });
-      await passEvery(options.intervalMs, leading, pass);
+      await passLoop(options.intervalMs, leading, pass, watch);
       await held;
       if (!code) {
         await elector.release().catch(e =>
@@ -407,24 +427,62 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   return code;
 }
 
-/** A pass, then one every `intervalMs` after the previous one ends, until the signal aborts. */
-async function passEvery(
+/** Watch-triggered passes start at least this far apart (a burst of events makes one or two passes). */
+const MIN_WATCH_PASS_GAP_MS = 1_000;
+
+/**
+ * A pass, then one every `intervalMs` after the previous one ends (the full resync), and one soon
+ * after the watches see a change, until the signal aborts.
+ */
+export async function passLoop(
   intervalMs: number,
   signal: AbortSignal,
-  pass: (signal: AbortSignal) => Promise<unknown>,
+  pass: (signal: AbortSignal) => Promise<RegistrarPassReport>,
+  watch?: (
+    signal: AbortSignal,
+    onChange: (reason: string) => void,
+  ) => RegistrarWatcher,
 ): Promise<void> {
-  while (!signal.aborted) {
-    await pass(signal);
-    await new Promise<void>(resolve => {
+  let woken = false;
+  let wakeUp: (() => void) | undefined;
+  const watcher = watch?.(signal, () => {
+    woken = true;
+    wakeUp?.();
+  });
+  const wait = (ms: number, wakeable: boolean) =>
+    new Promise<void>(resolve => {
+      // An abort during the pass has fired already: no listener would hear it.
+      if (signal.aborted) {
+        resolve();
+        return;
+      }
       let timer: ReturnType<typeof setTimeout> | undefined = undefined;
       const done = () => {
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
+        wakeUp = undefined;
         resolve();
       };
-      timer = setTimeout(done, intervalMs);
+      timer = setTimeout(done, ms);
+      if (wakeable) wakeUp = done;
       signal.addEventListener('abort', done, { once: true });
     });
+  while (!signal.aborted) {
+    woken = false;
+    const started = Date.now();
+    const report = await pass(signal);
+    // Once the reads succeeded (a namespace that failed later does not stop the watches).
+    if (watcher && report.resourceVersion) {
+      watcher.setManaged(report.managedNamespaces);
+      watcher.start(report.resourceVersion);
+    }
+    if (!woken) await wait(intervalMs, true);
+    if (woken) {
+      await wait(
+        Math.max(0, started + MIN_WATCH_PASS_GAP_MS - Date.now()),
+        false,
+      );
+    }
   }
 }
 

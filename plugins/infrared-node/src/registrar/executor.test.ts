@@ -1,6 +1,7 @@
 import { KubeApiError } from '../kube/errors';
 import { runRegistrarPass, SOURCE_SECRET_FIELD_SELECTOR } from './executor';
 import { RegistrarMetrics, REGISTRAR_METRIC_NAMES } from './metrics';
+import { BULK_FETCH_THRESHOLD, SecretDataCache } from './reads';
 import {
   argo,
   k3kSecret,
@@ -64,7 +65,8 @@ describe('runRegistrarPass', () => {
       });
       for (let pass = 0; pass < 2; pass++) {
         const { report, log } = await run(api);
-        expect(report.requestsByVerb).toEqual({ LIST: 3 });
+        // Namespaces, Secret metadata, the target namespace's names; the kubeconfig's data once.
+        expect(report.requestsByVerb).toEqual({ LIST: pass ? 3 : 4 });
         expect(report.conflicts.map(c => c.reason)).toEqual(['not_managed']);
         expect(report.errors).toEqual([]);
         expect(log.messages('error')).toEqual(['refused to register cluster']);
@@ -73,7 +75,7 @@ describe('runRegistrarPass', () => {
     },
   );
 
-  it('registers every child with three reads (the third because it creates), then a steady pass makes two requests and no write', async () => {
+  it('registers every child with four reads (all data in one LIST; the target names because it creates), then a steady pass makes two requests and no write', async () => {
     const api = world(25);
     const first = await run(api);
     expect(first.report).toMatchObject({
@@ -82,7 +84,7 @@ describe('runRegistrarPass', () => {
       errors: [],
       keys: 25,
     });
-    expect(first.report.requestsByVerb).toEqual({ LIST: 3, POST: 25 });
+    expect(first.report.requestsByVerb).toEqual({ LIST: 4, POST: 25 });
     expect(
       first.log.messages('info').filter(m => m === 'registered cluster'),
     ).toHaveLength(25);
@@ -106,8 +108,8 @@ describe('runRegistrarPass', () => {
       type: 'helm.sh/release.v1',
     });
     const seen: string[] = [];
-    const listSecrets = api.listSecrets.bind(api);
-    api.listSecrets = async (selector: string) => {
+    const listSecrets = api.listSecretsMetadata.bind(api);
+    api.listSecretsMetadata = async (selector: string) => {
       seen.push(selector);
       return listSecrets(selector);
     };
@@ -116,12 +118,73 @@ describe('runRegistrarPass', () => {
     expect(report.created).toBe(1);
   });
 
+  it('reads metadata only, and fetches data only for kubeconfig Secrets that match a provider and changed', async () => {
+    const api = world(3);
+    api.addNamespace(ns('other', { managedBy: 'someone-else' }));
+    for (let i = 0; i < 50; i++) {
+      api.addSecret(source('other', `unrelated-${i}`, { x: 'y' }));
+    }
+    // In a managed namespace but no provider's name: never fetched.
+    api.addSecret(source('child-000', 'app-settings', { x: 'y' }));
+    const first = await run(api);
+    expect(first.report.created).toBe(3);
+    expect([...api.fetched].sort()).toEqual([
+      'child-000/k3k-child-000-kubeconfig',
+      'child-001/k3k-child-001-kubeconfig',
+      'child-002/k3k-child-002-kubeconfig',
+    ]);
+
+    api.fetched.length = 0;
+    const steady = await run(api);
+    expect(steady.report.requestsByVerb).toEqual({ LIST: 2 });
+    expect(steady.report.fetched).toBe(0);
+    expect(api.fetched).toEqual([]);
+
+    // A rotated kubeconfig: its new resourceVersion brings its data, and only its.
+    api.addSecret(
+      k3kSecret(
+        'child-001',
+        'child-001',
+        kubeconfig({ server: 'https://10.9.9.9:6443' }),
+      ),
+    );
+    api.fetched.length = 0;
+    const rotated = await run(api);
+    expect(api.fetched).toEqual(['child-001/k3k-child-001-kubeconfig']);
+    expect(rotated.report.requestsByVerb).toEqual({ LIST: 3, PUT: 1 });
+    expect(rotated.report.updated).toBe(1);
+    expect(
+      (await run(api)).report.requestsByVerb, // the update's answer was kept
+    ).toEqual({ LIST: 2 });
+  });
+
+  it('keeps data between passes only for the Secrets it reads, whatever else the cluster holds', async () => {
+    const api = world(2);
+    for (let i = 0; i < 200; i++) {
+      api.addSecret(source(`other-${i % 7}`, `unrelated-${i}`, { x: 'y' }));
+    }
+    const cache = new SecretDataCache();
+    await run(api, options(), { cache });
+    await run(api, options(), { cache });
+    // Two kubeconfigs and the two cluster Secrets written from them.
+    expect(cache.size).toBe(4);
+  });
+
+  it('lists every Secret with its data once when more than a few changed (a cold start), not one request each', async () => {
+    const api = world(BULK_FETCH_THRESHOLD + 1);
+    const { report } = await run(api);
+    expect(api.fetched).toEqual([]);
+    expect(report.fetched).toBe(BULK_FETCH_THRESHOLD + 1);
+    expect(report.requestsByVerb.LIST).toBe(4);
+  });
+
   it('writes nothing in dry-run and logs what it would do', async () => {
     const api = world(3);
     const { report, log } = await run(api, options({ dryRun: true }));
     expect(report.writes).toBe(0);
-    // The third LIST: the names a create would meet, so dry-run reports what a real pass would.
-    expect(report.requestsByVerb).toEqual({ LIST: 3 });
+    // Namespaces, metadata, 3 kubeconfigs, and the names a create would meet (so dry-run reports
+    // what a real pass would).
+    expect(report.requestsByVerb).toEqual({ LIST: 6 });
     expect(
       log
         .messages('info')

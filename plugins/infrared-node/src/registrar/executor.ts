@@ -7,6 +7,11 @@ import { emit, type RegistrarLogger } from './logger';
 import type { RegistrarMetrics } from './metrics';
 import type { RegistrarOptions } from './options';
 import { planRegistrarPass } from './plan';
+import {
+  completeSecrets,
+  secretDataCacheFor,
+  type SecretDataCache,
+} from './reads';
 import { withData } from './secrets';
 import type {
   NamespaceLookup,
@@ -72,6 +77,12 @@ export interface RegistrarPassReport {
   requestsByVerb: Record<string, number>;
   /** Writes sent (create, update, delete), attempted. */
   writes: number;
+  /** Secrets whose data was read this pass (new or changed since the last pass). */
+  fetched: number;
+  /** resourceVersion of the Secret list (metadata reads), where a watch may start. */
+  resourceVersion?: string;
+  /** The managed namespaces the pass listed (for a watch's filter). */
+  managedNamespaces: string[];
   keys: number;
   created: number;
   updated: number;
@@ -91,6 +102,8 @@ export interface RunRegistrarPassDeps {
   now?: () => Date;
   /** Writes in flight at once. Default 8. */
   concurrency?: number;
+  /** Secret data kept between passes; default one per `api`. */
+  cache?: SecretDataCache;
 }
 
 /** Deletes first (they free names), then updates and demotions, then creates. */
@@ -176,6 +189,8 @@ export async function runRegistrarPass(
     requests: 0,
     requestsByVerb: {},
     writes: 0,
+    fetched: 0,
+    managedNamespaces: [],
     keys: 0,
     created: 0,
     updated: 0,
@@ -203,11 +218,31 @@ export async function runRegistrarPass(
   const readStart = Date.now();
   let namespaces: NamespaceObject[];
   let secrets: RegistrarSecret[];
+  const cache = deps.cache ?? secretDataCacheFor(api);
   try {
-    [namespaces, secrets] = await Promise.all([
-      api.listNamespaces(`${keys.managedBy}=${options.managedBy}`, signal),
-      api.listSecrets(SOURCE_SECRET_FIELD_SELECTOR, signal),
-    ]);
+    if (api.listSecretsMetadata && api.getSecret) {
+      // Metadata of every Secret; data only for those a pass reads, and only when they changed.
+      let listed: { items: RegistrarSecret[]; resourceVersion?: string };
+      [namespaces, listed] = await Promise.all([
+        api.listNamespaces(`${keys.managedBy}=${options.managedBy}`, signal),
+        api.listSecretsMetadata(SOURCE_SECRET_FIELD_SELECTOR, signal),
+      ]);
+      const done = await completeSecrets(
+        api,
+        listed.items,
+        namespaces,
+        options,
+        { cache, fieldSelector: SOURCE_SECRET_FIELD_SELECTOR, signal },
+      );
+      secrets = done.secrets;
+      report.fetched = done.fetched;
+      report.resourceVersion = listed.resourceVersion;
+    } else {
+      [namespaces, secrets] = await Promise.all([
+        api.listNamespaces(`${keys.managedBy}=${options.managedBy}`, signal),
+        api.listSecrets(SOURCE_SECRET_FIELD_SELECTOR, signal),
+      ]);
+    }
   } catch (e) {
     report.readMs = Date.now() - readStart;
     const message = `could not list namespaces and secrets: ${
@@ -220,6 +255,7 @@ export async function runRegistrarPass(
     return finish();
   }
   report.readMs = Date.now() - readStart;
+  report.managedNamespaces = namespaces.map(n => n.metadata.name);
   const lookups: Record<string, NamespaceLookup> = {};
   let plan: RegistrarPlan | undefined;
   let hiddenChecked = false;
@@ -331,6 +367,7 @@ export async function runRegistrarPass(
         case 'create': {
           const created = await api.createSecret(a.secret, signal);
           target.set(created.metadata.name, created);
+          cache.set(created);
           report.created++;
           logger.info('registered cluster', {
             cluster: a.cluster,
@@ -342,6 +379,7 @@ export async function runRegistrarPass(
         case 'update': {
           const updated = await api.replaceSecret(a.secret, signal);
           target.set(updated.metadata.name, updated);
+          cache.set(updated);
           report.updated++;
           if (a.adoption) metrics?.adoption();
           logger.info('updated cluster registration', {
@@ -354,6 +392,7 @@ export async function runRegistrarPass(
         case 'demote': {
           const demoted = await api.replaceSecret(a.secret, signal);
           target.set(demoted.metadata.name, demoted);
+          cache.set(demoted);
           report.demoted++;
           logger.warn(
             'demoted superseded cluster registration; it is no longer visible to Argo CD but has been kept',
@@ -373,6 +412,7 @@ export async function runRegistrarPass(
             signal,
           );
           target.delete(a.name);
+          cache.delete(options.targetNamespace, a.name);
           report.deleted++;
           logger.info(DELETE_DONE[a.reason], {
             secret: a.name,

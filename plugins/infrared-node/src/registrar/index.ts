@@ -31,7 +31,22 @@ export {
   type RegistrarPassReport,
   type RunRegistrarPassDeps,
 } from './executor';
-export { KubeRegistrarApi, type RegistrarApi } from './api';
+export {
+  KubeRegistrarApi,
+  PARTIAL_METADATA_LIST_ACCEPT,
+  type RegistrarApi,
+} from './api';
+export { RegistrarWatcher, type RegistrarWatcherOptions } from './watch';
+export {
+  LeaseElector,
+  LEASE_DEFAULTS,
+  type LeaseElectorOptions,
+} from './lease';
+export {
+  BULK_FETCH_THRESHOLD,
+  SecretDataCache,
+  secretDataCacheFor,
+} from './reads';
 export {
   RegistrarMetrics,
   REGISTRAR_METRIC_NAMES,

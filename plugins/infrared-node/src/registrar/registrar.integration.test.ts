@@ -191,8 +191,10 @@ describe('registrar on a real control plane', () => {
     const first = await r.pass();
     expect(first.report.errors).toEqual([]);
     expect(first.report.created).toBe(2);
-    // The third LIST (metadata only, the target namespace) because it creates.
-    expect(first.report.requestsByVerb).toEqual({ LIST: 3, POST: 2 });
+    // Namespaces and Secret metadata; the data of the three Secrets a provider matches (vc-config
+    // too: vc-* matches it); the target namespace's names because it creates.
+    expect(first.report.requestsByVerb).toEqual({ LIST: 6, POST: 2 });
+    expect(first.report.fetched).toBe(3);
 
     const ks = await r.argo(`cluster-${kCluster}`);
     expect(ks.type).toBe('Opaque');
@@ -315,7 +317,7 @@ describe('registrar on a real control plane', () => {
     await r.child(c);
     const { report, log } = await r.pass();
     expect(report.writes).toBe(0);
-    expect(report.requestsByVerb).toEqual({ LIST: 3 });
+    expect(report.requestsByVerb).toEqual({ LIST: 4 });
     expect(log.messages('info')).toContain(
       '[dry-run] would create cluster secret',
     );
@@ -421,7 +423,8 @@ describe('registrar on a real control plane', () => {
     );
     for (let i = 0; i < 2; i++) {
       const { report } = await r.pass();
-      expect(report.requestsByVerb).toEqual({ LIST: 3 });
+      // The kubeconfig's data on the first pass only.
+      expect(report.requestsByVerb).toEqual({ LIST: i ? 3 : 4 });
       expect(report.conflicts.map(x => x.reason)).toEqual(['not_managed']);
       expect(report.errors).toEqual([]);
     }

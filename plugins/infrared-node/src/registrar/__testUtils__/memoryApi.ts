@@ -91,6 +91,26 @@ export class MemoryRegistrarApi implements RegistrarApi {
       .map(clone);
   }
 
+  async listSecretsMetadata(fieldSelector: string) {
+    this.check('LIST', { name: 'secrets' });
+    return {
+      items: [...this.secrets.values()]
+        .filter(s => matchesTypeSelector(s.type, fieldSelector))
+        .map(s => ({ metadata: clone(s.metadata) })),
+      resourceVersion: String(this.rv),
+    };
+  }
+
+  /** Each Secret fetched with its data, in order. */
+  readonly fetched: string[] = [];
+
+  async getSecret(namespace: string, name: string) {
+    this.check('LIST', { namespace, name });
+    this.fetched.push(`${namespace}/${name}`);
+    const s = this.secrets.get(this.key(namespace, name));
+    return s ? clone(s) : undefined;
+  }
+
   async listSecretMetadata(namespace: string) {
     this.check('LIST', { name: `secrets -n ${namespace} (metadata)` });
     return [...this.secrets.values()]

@@ -1,0 +1,109 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import { eventually, getTestControlPlane, uniqueName } from '@internal/devenv';
+import {
+  KubeClient,
+  kubeConfigFromText,
+  KubeRegistrarApi,
+} from '@internal/plugin-infrared-node';
+import { registerRegistrarTask, REGISTRAR_TASK_ID } from './task';
+
+jest.setTimeout(120_000);
+
+const P = 'argocd-cluster-registrar/';
+const cp = getTestControlPlane();
+const management = cp.cluster('management');
+const admin = cp.client('management');
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const created: string[] = [];
+
+async function createNamespace(name: string, labels: Record<string, string>) {
+  created.push(name);
+  await admin.must('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels },
+  });
+}
+
+afterAll(async () => {
+  await Promise.all(
+    created.map(ns =>
+      admin.request('DELETE', `/api/v1/namespaces/${ns}`).catch(() => {}),
+    ),
+  );
+});
+
+describe('the registrar task is watch-driven', () => {
+  it('triggers the scheduled task when a kubeconfig Secret appears in a managed namespace, and that pass registers it', async () => {
+    const managedBy = uniqueName('task');
+    const target = uniqueName('argocd');
+    await createNamespace(target, {});
+    let fn: ((signal: AbortSignal) => Promise<void>) | undefined;
+    const triggered: string[] = [];
+    const scheduler = mockServices.scheduler.mock({
+      scheduleTask: async (task: any) => {
+        fn = task.fn;
+      },
+      triggerTask: async (id: string) => {
+        triggered.push(id);
+      },
+    });
+    const kubeConfig = kubeConfigFromText(management.kubeconfig);
+    const task = await registerRegistrarTask({
+      config: mockServices.rootConfig({
+        data: {
+          infrared: {
+            registrar: {
+              enabled: true,
+              managedBy,
+              targetNamespace: target,
+              interval: '1h',
+            },
+          },
+        },
+      }),
+      logger: mockServices.logger.mock(),
+      scheduler,
+      api: new KubeRegistrarApi(new KubeClient(kubeConfig)),
+      kubeConfig,
+    });
+    try {
+      // The first scheduled pass starts the watches.
+      await fn!(new AbortController().signal);
+      expect(triggered).toEqual([]);
+
+      const ns = uniqueName('k3k');
+      const cluster = uniqueName('child');
+      await createNamespace(ns, {
+        [`${P}managed-by`]: managedBy,
+        [`${P}cluster`]: cluster,
+      });
+      await admin.must('POST', `/api/v1/namespaces/${ns}/secrets`, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `k3k-${cluster}-kubeconfig`, namespace: ns },
+        data: {
+          'kubeconfig.yaml': b64(
+            management.kubeconfig.replace(
+              management.server,
+              'https://192.0.2.77:6443',
+            ),
+          ),
+        },
+      });
+      await eventually(async () => triggered.length > 0, 30_000, 100);
+      expect(triggered[0]).toBe(REGISTRAR_TASK_ID);
+
+      // What the scheduler then runs.
+      await fn!(new AbortController().signal);
+      expect(task!.lastReport()).toMatchObject({ created: 1, errors: [] });
+      const secret = await admin.must(
+        'GET',
+        `/api/v1/namespaces/${target}/secrets/cluster-${cluster}`,
+      );
+      expect(secret.body.metadata.labels[`${P}source-namespace`]).toBe(ns);
+    } finally {
+      task?.stop();
+    }
+  });
+});
