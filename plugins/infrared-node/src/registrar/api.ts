@@ -7,8 +7,8 @@ import {
 } from '@kubernetes/client-node';
 import { KubeClient } from '../kube/client';
 import { RequestCounter } from '../kube/counter';
-import { isNotFound, toKubeApiError } from '../kube/errors';
-import { plainMeta } from '../kube/meta';
+import { isNotFound, kubeCall } from '../kube/errors';
+import { plainMeta, plainSecret } from '../kube/meta';
 import type { NamespaceObject, RegistrarSecret } from './types';
 
 /** The few API calls the registrar makes (RBAC: namespaces get/list, secrets list, and in the target namespace secrets create/update/delete). */
@@ -76,18 +76,6 @@ export interface RegistrarApi {
   readonly counter: RequestCounter;
 }
 
-export function plainSecret(s: V1Secret): RegistrarSecret {
-  const out: RegistrarSecret = {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: plainMeta(s.metadata),
-    type: s.type ?? 'Opaque',
-    data: { ...(s.data ?? {}) },
-  };
-  if (s.immutable !== undefined) out.immutable = s.immutable;
-  return out;
-}
-
 function plainNamespace(n: V1Namespace): NamespaceObject {
   const m = plainMeta(n.metadata);
   return {
@@ -126,14 +114,6 @@ function metadataOnly(signal?: AbortSignal): any {
   };
 }
 
-async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    throw toKubeApiError(e, what);
-  }
-}
-
 /**
  * RegistrarApi over @kubernetes/client-node, through the shared KubeClient (bounded in time).
  * Its own counter names requests by operation (LIST, GET, POST, PUT, DELETE).
@@ -149,7 +129,7 @@ export class KubeRegistrarApi implements RegistrarApi {
 
   listNamespaces(labelSelector: string, signal?: AbortSignal) {
     this.counter.count('LIST');
-    return call(`LIST namespaces -l ${labelSelector}`, async () => {
+    return kubeCall(`LIST namespaces -l ${labelSelector}`, async () => {
       const list = await this.kube.core.listNamespace(
         { labelSelector },
         this.opts(signal),
@@ -161,7 +141,7 @@ export class KubeRegistrarApi implements RegistrarApi {
   async getNamespace(name: string, signal?: AbortSignal) {
     this.counter.count('GET');
     try {
-      return await call(`GET namespace ${name}`, async () =>
+      return await kubeCall(`GET namespace ${name}`, async () =>
         plainNamespace(
           await this.kube.core.readNamespace({ name }, this.opts(signal)),
         ),
@@ -174,7 +154,7 @@ export class KubeRegistrarApi implements RegistrarApi {
 
   listSecrets(fieldSelector: string, signal?: AbortSignal) {
     this.counter.count('LIST');
-    return call('LIST secrets (all namespaces)', async () => {
+    return kubeCall('LIST secrets (all namespaces)', async () => {
       const list = await this.kube.core.listSecretForAllNamespaces(
         { fieldSelector },
         this.opts(signal),
@@ -185,7 +165,7 @@ export class KubeRegistrarApi implements RegistrarApi {
 
   listSecretsMetadata(fieldSelector: string, signal?: AbortSignal) {
     this.counter.count('LIST');
-    return call('LIST secrets (all namespaces, metadata)', async () => {
+    return kubeCall('LIST secrets (all namespaces, metadata)', async () => {
       const list = await this.kube.core.listSecretForAllNamespaces(
         { fieldSelector },
         metadataOnly(signal),
@@ -201,7 +181,7 @@ export class KubeRegistrarApi implements RegistrarApi {
 
   getSecret(namespace: string, name: string, signal?: AbortSignal) {
     this.counter.count('LIST');
-    return call(`LIST secrets -n ${namespace} ${name}`, async () => {
+    return kubeCall(`LIST secrets -n ${namespace} ${name}`, async () => {
       const list = await this.kube.core.listNamespacedSecret(
         { namespace, fieldSelector: `metadata.name=${name}` },
         this.opts(signal),
@@ -213,7 +193,7 @@ export class KubeRegistrarApi implements RegistrarApi {
 
   listSecretMetadata(namespace: string, signal?: AbortSignal) {
     this.counter.count('LIST');
-    return call(`LIST secrets -n ${namespace} (metadata)`, async () => {
+    return kubeCall(`LIST secrets -n ${namespace} (metadata)`, async () => {
       const list = await this.kube.core.listNamespacedSecret(
         { namespace },
         metadataOnly(signal),
@@ -228,7 +208,7 @@ export class KubeRegistrarApi implements RegistrarApi {
   createSecret(secret: RegistrarSecret, signal?: AbortSignal) {
     const { namespace = 'default', name } = secret.metadata;
     this.counter.count('POST');
-    return call(`CREATE secret ${namespace}/${name}`, async () =>
+    return kubeCall(`CREATE secret ${namespace}/${name}`, async () =>
       plainSecret(
         await this.kube.core.createNamespacedSecret(
           { namespace, body: secret as V1Secret },
@@ -241,7 +221,7 @@ export class KubeRegistrarApi implements RegistrarApi {
   replaceSecret(secret: RegistrarSecret, signal?: AbortSignal) {
     const { namespace = 'default', name } = secret.metadata;
     this.counter.count('PUT');
-    return call(`UPDATE secret ${namespace}/${name}`, async () =>
+    return kubeCall(`UPDATE secret ${namespace}/${name}`, async () =>
       plainSecret(
         await this.kube.core.replaceNamespacedSecret(
           { namespace, name, body: secret as V1Secret },
@@ -261,7 +241,7 @@ export class KubeRegistrarApi implements RegistrarApi {
     const pre = Object.fromEntries(
       Object.entries(preconditions).filter(([, v]) => v),
     );
-    await call(`DELETE secret ${namespace}/${name}`, () =>
+    await kubeCall(`DELETE secret ${namespace}/${name}`, () =>
       this.kube.core.deleteNamespacedSecret(
         {
           namespace,
