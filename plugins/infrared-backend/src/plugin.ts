@@ -6,18 +6,25 @@ import { infraredPermissions } from '@internal/plugin-infrared-common';
 import {
   gitopsPublisherExtensionPoint,
   KubePlacementApi,
+  KubeProvisioningApi,
   type GitopsPublisherFactory,
 } from '@internal/plugin-infrared-node';
 import { createRouter } from './api/router';
-import { ClusterService, createClusters } from './clusters';
+import {
+  ClusterService,
+  CLUSTERS_RECONCILE_TASK_ID,
+  createClusters,
+} from './clusters';
 import { findRepoRoot } from './config';
 import { createGitopsPublisher } from './gitops';
 import { infraredKubeServiceRef } from './kube';
 import { createPlacement, PlacementService } from './placement';
+import { createProvisioning, ProvisioningService } from './provisioning';
 import { discoveredClustersOptions, registerRegistrarTask } from './registrar';
 
 export { CLUSTERS_RECONCILE_TASK_ID } from './clusters';
 export { RELEASE_GATE_TASK_ID } from './placement';
+export { PROVISIONING_TASK_ID } from './provisioning';
 
 /**
  * The Infrared backend plugin: REST API under /api/infrared and the reconcilers.
@@ -62,6 +69,7 @@ export const infraredPlugin = createBackendPlugin({
 
         let clusters: ClusterService | undefined;
         let placement: PlacementService | undefined;
+        let provisioning: ProvisioningService | undefined;
         if (kube.management) {
           const publisher = publisherFactory
             ? await publisherFactory({ config, logger })
@@ -95,6 +103,26 @@ export const infraredPlugin = createBackendPlugin({
               publisher,
             });
           }
+          const provisioningApi =
+            kube.management.provisioning ??
+            (kube.management.client &&
+              new KubeProvisioningApi(kube.management.client));
+          if (provisioningApi) {
+            provisioning = await createProvisioning({
+              config,
+              logger,
+              scheduler,
+              api: kube.management.api,
+              kube: provisioningApi,
+              rootDir: findRepoRoot(),
+              // a built cluster got its connection: registration starts at once
+              onRegistered: () => {
+                scheduler
+                  .triggerTask(CLUSTERS_RECONCILE_TASK_ID)
+                  .catch(() => undefined);
+              },
+            });
+          }
         } else {
           logger.warn(
             `infrared: ${kube.unavailable}; cluster routes answer 503`,
@@ -109,6 +137,7 @@ export const infraredPlugin = createBackendPlugin({
             logger,
             clusters,
             placement,
+            provisioning,
             unavailable: kube.unavailable,
           }),
         );

@@ -19,6 +19,15 @@ export const infraredClusterDeletePermission = createPermission({
 });
 
 /**
+ * Set a built cluster's OpenTofu action (platform admins): apply builds real, billable cloud
+ * resources; destroy removes them.
+ */
+export const infraredClusterProvisionPermission = createPermission({
+  name: 'infrared.cluster.provision',
+  attributes: { action: 'update' },
+});
+
+/**
  * Replace an org's cluster allowlist (platform admins): which clusters the org's zones may run on.
  */
 export const infraredAllowlistUpdatePermission = createPermission({
@@ -32,4 +41,5 @@ export const infraredPermissions = [
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
   infraredAllowlistUpdatePermission,
+  infraredClusterProvisionPermission,
 ];

@@ -16,6 +16,7 @@ import {
 import { BAD_REQUESTS } from './__testUtils__/badRequests';
 import { OpenApiCheck } from './__testUtils__/openApiCheck';
 import { startHarness, type Harness } from './__testUtils__/harness';
+import { PROVISIONING_TASK_ID } from '../provisioning';
 
 const openapi = new OpenApiCheck();
 const everyResponse: Array<{ status: number; text: string }> = [];
@@ -862,6 +863,307 @@ describe('REST API /v1/clusters', () => {
       const res = await h.send('delete', '/v1/clusters/infrared-mgmt');
       expect(res.status).toBe(403);
       expect(res.body.error.message).toMatch(/infrared\.cluster\.delete/);
+    });
+  });
+
+  describe('clusters built with OpenTofu', () => {
+    const TEMPLATES = [
+      {
+        module: 'local/demo',
+        version: 'v1',
+        title: 'Demo',
+        description: 'A local API server',
+        source: '/repo/examples/tofu/demo',
+        variables: [
+          { name: 'name', type: 'string' },
+          { name: 'nodes', type: 'number', default: '1' },
+        ],
+      },
+    ];
+    const withTemplates = (extra: any[] = []) =>
+      harness({
+        features: [
+          mockServices.rootConfig.factory({
+            data: { infrared: { provisioning: { templates: TEMPLATES } } },
+          }),
+          ...extra,
+        ],
+      });
+    const build = {
+      name: 'built',
+      flavor: 'k3s',
+      provider: 'local',
+      template: { module: 'local/demo', version: 'v1' },
+      provision: {
+        variables: { name: 'built' },
+        credentialsSecretRef: { name: 'built-creds' },
+      },
+    };
+    const createBuilt = async (h: Harness) => {
+      const res = await h.send('post', '/v1/clusters', { body: build });
+      expect(res.status).toBe(201);
+      await h.scheduler.triggerTask(PROVISIONING_TASK_ID);
+      return res;
+    };
+
+    it('lists the configured templates, without their source', async () => {
+      const h = await withTemplates();
+      const res = await h.send('get', '/v1/provisioning/templates');
+      expect(res.status).toBe(200);
+      const { source: _s, ...template } = TEMPLATES[0];
+      expect(res.body).toEqual({ items: [template] });
+    });
+
+    it('POST /v1/clusters with template and provision makes a Cluster without a connection, and its plan Job', async () => {
+      const h = await withTemplates();
+      const res = await createBuilt(h);
+      expect(res.body).toMatchObject({
+        name: 'built',
+        connection: 'none',
+        template: { module: 'local/demo', version: 'v1' },
+        provision: {
+          action: 'plan',
+          credentialsSecret: 'built-creds',
+          variables: { name: 'built' },
+        },
+      });
+      const cluster = h.api.clusterStore.get('built')!;
+      expect(cluster.spec.connection).toBeUndefined();
+      expect(cluster.spec.provision).toEqual(build.provision);
+      expect(h.api.secretStore.size).toBe(0);
+      expect(h.provisioning.jobs.map(j => j.metadata.name)).toEqual([
+        'tofu-built-1-plan',
+      ]);
+      const env = (h.provisioning.jobs[0] as any).metadata.labels;
+      expect(env['infrared.darkshift.io/action']).toBe('plan');
+      const view = await h.send('get', '/v1/clusters/built');
+      expect(view.body.provision.status).toMatchObject({
+        job: 'tofu-built-1-plan',
+        phase: 'Waiting',
+      });
+    });
+
+    it.each<[string, object, string, RegExp]>([
+      [
+        'an unknown template',
+        { template: { module: 'aws/k3s-node', version: 'v0.2.3' } },
+        'template',
+        /unknown template aws\/k3s-node@v0.2.3: the portal offers local\/demo@v1/,
+      ],
+      [
+        'template with a kubeconfig',
+        { kubeconfig: CERT_KUBECONFIG },
+        'template',
+        /without kubeconfig or inCluster/,
+      ],
+      [
+        'a bad action',
+        { provision: { action: 'deploy', variables: { name: 'x' } } },
+        'provision.action',
+        /plan, apply, destroy/,
+      ],
+      [
+        'variables not an object of strings',
+        { provision: { variables: { name: 'x', nodes: 2 } } },
+        'provision.variables.nodes',
+        /must be a string/,
+      ],
+      [
+        'a bad credentials Secret name',
+        {
+          provision: {
+            variables: { name: 'x' },
+            credentialsSecretRef: { name: 'Bad_Name' },
+          },
+        },
+        'provision.credentialsSecretRef.name',
+        /not a Secret name/,
+      ],
+    ])(
+      'POST refuses %s with 400 naming the field, writing nothing',
+      async (_what, change, field, message) => {
+        const h = await withTemplates();
+        const before = writes(h);
+        const res = await h.send('post', '/v1/clusters', {
+          body: { ...build, ...change },
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.error.errors.map((e: any) => e.field)).toContain(field);
+        expect(res.body.error.message).toMatch(message);
+        expect(writes(h)).toBe(before);
+        expect(h.provisioning.jobs).toEqual([]);
+      },
+    );
+
+    it('without templates configured, POST refuses every template', async () => {
+      const h = await harness();
+      const res = await h.send('post', '/v1/clusters', { body: build });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(
+        /offers no template \(infrared.provisioning.templates\)/,
+      );
+    });
+
+    it('PUT .../provision/action apply needs the billable acknowledgement (400, nothing written)', async () => {
+      const h = await withTemplates();
+      await createBuilt(h);
+      const generation = h.api.clusterStore.get('built')!.metadata.generation;
+      const res = await h.send('put', '/v1/clusters/built/provision/action', {
+        body: { action: 'apply' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.errors).toEqual([
+        expect.objectContaining({
+          field: 'acknowledgeBillable',
+          message: expect.stringMatching(/cost money until you destroy them/),
+        }),
+      ]);
+      expect(
+        h.api.clusterStore.get('built')!.spec.provision?.action,
+      ).toBeUndefined();
+      expect(h.api.clusterStore.get('built')!.metadata.generation).toBe(
+        generation,
+      );
+    });
+
+    it('PUT .../provision/action apply with the acknowledgement: a new generation and its apply Job, audited', async () => {
+      const events: any[] = [];
+      const h = await withTemplates([
+        mockServices.auditor.mock({
+          createEvent: async (o: any) => ({
+            success: async (d?: any) => {
+              events.push({ id: o.eventId, meta: { ...o.meta, ...d?.meta } });
+            },
+            fail: async () => undefined,
+          }),
+        }).factory,
+      ]);
+      await createBuilt(h);
+      const res = await h.send('put', '/v1/clusters/built/provision/action', {
+        body: { action: 'apply', acknowledgeBillable: true },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.provision.action).toBe('apply');
+      expect(events).toContainEqual({
+        id: 'cluster-provision-action',
+        meta: {
+          cluster: 'built',
+          action: 'apply',
+          acknowledgeBillable: true,
+          changed: true,
+        },
+      });
+      // the plan Job has not finished: the apply Job waits for it
+      await h.scheduler.triggerTask(PROVISIONING_TASK_ID);
+      expect(h.provisioning.jobs.map(j => j.metadata.name)).toEqual([
+        'tofu-built-1-plan',
+      ]);
+      h.provisioning.jobs[0].status = {
+        conditions: [{ type: 'Complete', status: 'True' }],
+      };
+      await h.scheduler.triggerTask(PROVISIONING_TASK_ID);
+      expect(h.provisioning.jobs.map(j => j.metadata.name)).toEqual([
+        'tofu-built-1-plan',
+        'tofu-built-2-apply',
+      ]);
+      // the same action again writes nothing
+      const again = await h.send('put', '/v1/clusters/built/provision/action', {
+        body: { action: 'apply', acknowledgeBillable: true },
+      });
+      expect(again.status).toBe(200);
+      expect(h.api.clusterStore.get('built')!.metadata.generation).toBe(2);
+    });
+
+    it('PUT .../provision/action: 403 naming infrared.cluster.provision, 404 unknown, 409 not built', async () => {
+      const denied = await withTemplates([
+        mockServices.permissions.mock({
+          authorize: async requests =>
+            requests.map((r: any) => ({
+              result:
+                r.permission.name === 'infrared.cluster.provision'
+                  ? AuthorizeResult.DENY
+                  : AuthorizeResult.ALLOW,
+            })),
+        }).factory,
+      ]);
+      await createBuilt(denied);
+      const res = await denied.send(
+        'put',
+        '/v1/clusters/built/provision/action',
+        { body: { action: 'apply', acknowledgeBillable: true } },
+      );
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toMatch(/infrared\.cluster\.provision/);
+      expect(
+        denied.api.clusterStore.get('built')!.spec.provision?.action,
+      ).toBeUndefined();
+
+      const h = await withTemplates();
+      expect(
+        (
+          await h.send('put', '/v1/clusters/nope/provision/action', {
+            body: { action: 'plan' },
+          })
+        ).status,
+      ).toBe(404);
+      const mgmt = await h.send(
+        'put',
+        '/v1/clusters/infrared-mgmt/provision/action',
+        { body: { action: 'plan' } },
+      );
+      expect(mgmt.status).toBe(409);
+      expect(mgmt.body.error.message).toMatch(/not built with OpenTofu/);
+    });
+
+    it("GET .../provision/log: the last Job's log with the credentials redacted", async () => {
+      const h = await withTemplates();
+      await h.api.secrets.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'built-creds', namespace: INFRARED_NAMESPACE },
+        type: 'Opaque',
+        data: {
+          AWS_SECRET_ACCESS_KEY: Buffer.from('wJalrXUtnFEMI-EXAMPLE').toString(
+            'base64',
+          ),
+        },
+      });
+      expect(
+        (await h.send('get', '/v1/clusters/built/provision/log')).status,
+      ).toBe(404);
+      await createBuilt(h);
+      h.provisioning.pods.push({
+        metadata: {
+          name: 'tofu-built-1-plan-x1',
+          labels: { 'batch.kubernetes.io/job-name': 'tofu-built-1-plan' },
+        },
+        status: { phase: 'Running' },
+      });
+      h.provisioning.logs.set(
+        'tofu-built-1-plan-x1',
+        'Planning with key wJalrXUtnFEMI-EXAMPLE\nPlan: 1 to add\n',
+      );
+      const res = await h.send('get', '/v1/clusters/built/provision/log');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        job: 'tofu-built-1-plan',
+        pod: 'tofu-built-1-plan-x1',
+        log: 'Planning with key ***\nPlan: 1 to add\n',
+      });
+    });
+
+    it('answers 503 without the management cluster', async () => {
+      const h = await harness({ managed: false });
+      expect(
+        (
+          await h.send('put', '/v1/clusters/x/provision/action', {
+            body: { action: 'plan' },
+          })
+        ).status,
+      ).toBe(503);
+      expect((await h.send('get', '/v1/clusters/x/provision/log')).status).toBe(
+        503,
+      );
     });
   });
 

@@ -14,8 +14,10 @@ import {
   infraredAllowlistUpdatePermission,
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
+  infraredClusterProvisionPermission,
   infraredClusterReadPermission,
   validateAllowlistRequest,
+  validateSetProvisionAction,
   validateClusterName,
   validateRegisterClusterRequest,
   validateSetZoneClusterRequest,
@@ -29,6 +31,7 @@ import express, { type Request } from 'express';
 import Router from 'express-promise-router';
 import type { ClusterService } from '../clusters';
 import type { PlacementCaller, PlacementService } from '../placement';
+import type { ProvisioningService } from '../provisioning';
 import { createOpenApiRouter } from '../schema/openapi';
 import { jsonBody } from './bodyErrors';
 
@@ -43,6 +46,11 @@ export interface RouterOptions {
   unavailable?: string;
   /** Org allowlists and zone placement; undefined without the management cluster (503). */
   placement?: PlacementService;
+  /**
+   * Clusters built with OpenTofu; undefined without the management cluster or with
+   * `infrared.provisioning.enabled: false` (503; POST /v1/clusters then offers no template).
+   */
+  provisioning?: ProvisioningService;
 }
 
 /** What an audit event carries beside who and the request. */
@@ -55,6 +63,8 @@ const ACTIONS: Record<string, string> = {
   [infraredClusterCreatePermission.name]: 'register clusters',
   [infraredClusterDeletePermission.name]: 'remove clusters',
   [infraredAllowlistUpdatePermission.name]: "change an org's cluster allowlist",
+  [infraredClusterProvisionPermission.name]:
+    "set a built cluster's OpenTofu action (plan, apply, destroy)",
 };
 
 /** 400 naming every field and reason; the list is in `errors` for clients that show it per field. */
@@ -211,11 +221,61 @@ export async function createRouter(
         ? req.body.name.slice(0, 63)
         : undefined;
     const view = await audited(req, 'cluster-register', { name }, async () => {
-      const validation = validateRegisterClusterRequest(req.body);
+      const validation = validateRegisterClusterRequest(req.body, {
+        templates: options.provisioning?.templates() ?? [],
+      });
       if ('errors' in validation) throw validationError(validation.errors);
-      return service().register(validation.value);
+      const registered = await service().register(validation.value);
+      if (validation.value.template) {
+        options.provisioning?.changed(registered.name);
+      }
+      return registered;
     });
     res.status(201).json(view);
+  });
+
+  const provisioning = (): ProvisioningService => {
+    if (!options.provisioning) {
+      throw new ServiceUnavailableError(
+        options.unavailable ??
+          'building clusters with OpenTofu is turned off (infrared.provisioning.enabled)',
+      );
+    }
+    return options.provisioning;
+  };
+
+  router.put('/v1/clusters/:name/provision/action', async (req, res) => {
+    await authorize(req, infraredClusterProvisionPermission);
+    const { name } = req.params;
+    const view = await auditedChange(
+      req,
+      'cluster-provision-action',
+      { cluster: name },
+      async () => {
+        const validation = validateSetProvisionAction(req.body);
+        if ('errors' in validation) throw validationError(validation.errors);
+        const { action, acknowledgeBillable } = validation.value;
+        const done = await provisioning().setAction(name, action);
+        return {
+          result: done.view,
+          meta: { action, acknowledgeBillable, changed: done.changed },
+        };
+      },
+    );
+    res.json(view);
+  });
+
+  router.get('/v1/clusters/:name/provision/log', async (req, res) => {
+    await authorize(req, infraredClusterReadPermission);
+    res.json(await provisioning().log(req.params.name));
+  });
+
+  router.get('/v1/provisioning/templates', async (req, res) => {
+    await authorize(req, infraredClusterReadPermission);
+    const items = (options.provisioning?.templates() ?? []).map(
+      ({ source: _source, ...template }) => template,
+    );
+    res.json({ items });
   });
 
   router.delete('/v1/clusters/:name', async (req, res) => {

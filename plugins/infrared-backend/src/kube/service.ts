@@ -16,6 +16,7 @@ import {
   type ClusterProber,
   type ManagementApi,
   type PlacementKubeApi,
+  type ProvisioningKubeApi,
 } from '@internal/plugin-infrared-node';
 import { readManagementClusterConfig } from '../config';
 
@@ -32,6 +33,8 @@ export interface InfraredKubeService {
     client?: KubeClient;
     /** Organizations, Products, Releases and Argo CD's kinds; default through `client`. */
     placement?: PlacementKubeApi;
+    /** OpenTofu Jobs, their Pods and logs; default through `client`. */
+    provisioning?: ProvisioningKubeApi;
   };
   /** Why there is no management cluster access, when there is none. */
   unavailable?: string;

@@ -2,8 +2,11 @@ import type { FieldError } from '../fieldErrors';
 import {
   DefaultApiClient,
   pluginId,
+  type ClusterTemplate as ClusterTemplateView,
+  type ProvisionLog,
   type TypedResponse,
 } from '../schema/openapi';
+import type { ProvisionAction } from '../provisioning/types';
 import type {
   ClusterAllowlist,
   OrganizationView,
@@ -49,6 +52,19 @@ export interface InfraredApi {
     zone: string,
     cluster: string,
   ): Promise<ProductPlacementView>;
+  /** The cluster templates the portal offers (the register form's "Build with OpenTofu"). */
+  listClusterTemplates(): Promise<ClusterTemplateView[]>;
+  /**
+   * Sets a built cluster's OpenTofu action; apply and destroy need `acknowledgeBillable` true
+   * (real, billable cloud resources).
+   */
+  setProvisionAction(
+    name: string,
+    action: ProvisionAction,
+    acknowledgeBillable?: boolean,
+  ): Promise<ClusterView>;
+  /** The last OpenTofu Job's log, credentials redacted. */
+  getProvisionLog(name: string): Promise<ProvisionLog>;
 }
 
 /** A non-2xx answer, with the server's own message (Backstage's error body) when it sent one. */
@@ -176,6 +192,31 @@ export class InfraredApiClient implements InfraredApi {
         body: { cluster },
       }),
     );
+  }
+
+  async listClusterTemplates(): Promise<ClusterTemplateView[]> {
+    const list = await this.read(this.api.listClusterTemplates({}));
+    return list.items;
+  }
+
+  setProvisionAction(
+    name: string,
+    action: ProvisionAction,
+    acknowledgeBillable?: boolean,
+  ): Promise<ClusterView> {
+    return this.read(
+      this.api.setProvisionAction({
+        path: { name },
+        body:
+          acknowledgeBillable === undefined
+            ? { action }
+            : { action, acknowledgeBillable },
+      }),
+    );
+  }
+
+  getProvisionLog(name: string): Promise<ProvisionLog> {
+    return this.read(this.api.getProvisionLog({ path: { name } }));
   }
 
   private async read<T>(pending: Promise<TypedResponse<T>>): Promise<T> {

@@ -3,6 +3,7 @@ import { validateClusterName } from '../clusters/name';
 import { CLUSTER_FIELD_RULES } from '../clusters/rules';
 import { CLUSTER_FLAVORS, CLUSTER_PROVIDERS } from '../clusters/types';
 import { isInClusterServer } from '../kubeconfig/cluster';
+import type { ClusterTemplateRef, ProvisionSpec } from '../provisioning/types';
 import type { RegisterClusterRequest as RegisterClusterBody } from '../schema/openapi';
 
 const { region: REGION, server: SERVER } = CLUSTER_FIELD_RULES;
@@ -89,6 +90,9 @@ export const registerClusterFieldsSchema = z
         if (message) ctx.addIssue({ code: 'custom', message });
       })
       .optional(),
+    // checked by validateProvisioning (provisioning/rules.ts), with the configured templates
+    template: z.unknown().optional(),
+    provision: z.unknown().optional(),
   })
   .strict();
 
@@ -96,6 +100,8 @@ export const registerClusterFieldsSchema = z
 export function connectionProblem(body: {
   kubeconfig?: unknown;
   inCluster?: unknown;
+  template?: unknown;
+  provision?: unknown;
 }): string | undefined {
   const hasKubeconfig =
     body.kubeconfig !== undefined && body.kubeconfig !== null;
@@ -103,10 +109,19 @@ export function connectionProblem(body: {
   if (hasKubeconfig && inCluster) {
     return 'send either kubeconfig or inCluster: true, not both';
   }
-  if (!hasKubeconfig && !inCluster) {
-    return "send either kubeconfig (the cluster's kubeconfig file) or inCluster: true (the management cluster itself)";
+  const builds = body.template !== undefined || body.provision !== undefined;
+  if (!hasKubeconfig && !inCluster && !builds) {
+    return "send either kubeconfig (the cluster's kubeconfig file) or inCluster: true (the management cluster itself), or template and provision to build it with OpenTofu";
   }
   return undefined;
+}
+
+/** Whether a register request asks for a cluster built with OpenTofu. */
+export function buildsCluster(body: {
+  template?: unknown;
+  provision?: unknown;
+}): boolean {
+  return body.template !== undefined || body.provision !== undefined;
 }
 
 /** The body of POST /v1/clusters, with every rule including the connection rule. */
@@ -119,13 +134,29 @@ export const registerClusterRequestSchema =
 
 /**
  * A valid request to register a cluster: the body openapi.yaml describes (its generated model),
- * with exactly one of kubeconfig and inCluster.
+ * with exactly one of kubeconfig and inCluster, or a template and provision without either.
  */
 export type RegisterClusterRequest = Omit<
   RegisterClusterBody,
-  'kubeconfig' | 'inCluster'
+  'kubeconfig' | 'inCluster' | 'template' | 'provision'
 > &
   (
-    | { kubeconfig: string; inCluster?: undefined }
-    | { inCluster: true; kubeconfig?: undefined }
+    | {
+        kubeconfig: string;
+        inCluster?: undefined;
+        template?: undefined;
+        provision?: undefined;
+      }
+    | {
+        inCluster: true;
+        kubeconfig?: undefined;
+        template?: undefined;
+        provision?: undefined;
+      }
+    | {
+        template: ClusterTemplateRef;
+        provision: ProvisionSpec;
+        kubeconfig?: undefined;
+        inCluster?: undefined;
+      }
   );

@@ -1,8 +1,11 @@
 import type { ZodIssue } from 'zod';
 import type { FieldError } from '../fieldErrors';
 import { inspectKubeconfig } from '../kubeconfig/inspect';
+import { validateProvisioning } from '../provisioning/rules';
+import type { ClusterTemplate } from '../provisioning/types';
 import type { KubeconfigAccepted } from '../kubeconfig/types';
 import {
+  buildsCluster,
   connectionProblem,
   registerClusterFieldsSchema,
   RegisterClusterRequest,
@@ -17,7 +20,7 @@ export type RegisterClusterValidation =
   | { errors: FieldError[] };
 
 const FIELDS =
-  'name, kubeconfig, inCluster, flavor, provider, region and server';
+  'name, kubeconfig, inCluster, flavor, provider, region, server, template and provision';
 
 function toFieldErrors(issue: ZodIssue): FieldError[] {
   if (issue.code === 'unrecognized_keys') {
@@ -36,6 +39,10 @@ function toFieldErrors(issue: ZodIssue): FieldError[] {
  */
 export function validateRegisterClusterRequest(
   body: unknown,
+  options: {
+    /** The templates the portal offers (`infrared.provisioning.templates`); none by default. */
+    templates?: readonly ClusterTemplate[];
+  } = {},
 ): RegisterClusterValidation {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return {
@@ -52,6 +59,21 @@ export function validateRegisterClusterRequest(
 
   const connection = connectionProblem(raw);
   if (connection) errors.push({ field: 'kubeconfig', message: connection });
+  const builds = buildsCluster(raw);
+  if (builds) {
+    errors.push(
+      ...validateProvisioning(
+        { template: raw.template, provision: raw.provision ?? {} },
+        {
+          templates: options.templates ?? [],
+          type: 'workload',
+          hasConnection:
+            (raw.kubeconfig !== undefined && raw.kubeconfig !== null) ||
+            raw.inCluster === true,
+        },
+      ),
+    );
+  }
 
   let kubeconfig: KubeconfigAccepted | undefined;
   if (!connection && typeof raw.kubeconfig === 'string') {
@@ -63,9 +85,24 @@ export function validateRegisterClusterRequest(
   }
   if (errors.length || !parsed.success) return { errors };
 
-  const { inCluster, kubeconfig: text, ...rest } = parsed.data;
-  const value = (
-    inCluster ? { ...rest, inCluster: true } : { ...rest, kubeconfig: text }
-  ) as RegisterClusterRequest;
+  const {
+    inCluster,
+    kubeconfig: text,
+    template,
+    provision,
+    ...rest
+  } = parsed.data;
+  let value: RegisterClusterRequest;
+  if (builds) {
+    value = {
+      ...rest,
+      template,
+      provision: provision ?? {},
+    } as RegisterClusterRequest;
+  } else if (inCluster) {
+    value = { ...rest, inCluster: true } as RegisterClusterRequest;
+  } else {
+    value = { ...rest, kubeconfig: text } as RegisterClusterRequest;
+  }
   return kubeconfig ? { value, kubeconfig } : { value };
 }

@@ -86,6 +86,39 @@ export function clusterView(resource: ClusterResource): ClusterView {
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined && value !== '') (view as any)[key] = value;
   }
+  if (spec.template) {
+    view.template = { module: spec.template.module };
+    if (spec.template.version) view.template.version = spec.template.version;
+  }
+  if (spec.provision) {
+    const p = spec.provision;
+    const provision: NonNullable<ClusterView['provision']> = {
+      action: p.action ?? 'plan',
+    };
+    if (p.variables) provision.variables = { ...p.variables };
+    if (p.credentialsSecretRef?.name)
+      provision.credentialsSecret = p.credentialsSecretRef.name;
+    if (p.source) provision.source = p.source;
+    if (p.image) provision.image = p.image;
+    if (status.provision) {
+      const { summary, ...rest } = status.provision;
+      provision.status = {
+        ...rest,
+        ...(summary
+          ? {
+              summary: {
+                ...summary,
+                resources: (summary.resources ?? []).map(r => ({
+                  address: r.address,
+                  actions: [...r.actions],
+                })),
+              },
+            }
+          : {}),
+      } as NonNullable<typeof provision.status>;
+    }
+    view.provision = provision;
+  }
   return view;
 }
 

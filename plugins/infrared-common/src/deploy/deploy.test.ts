@@ -171,7 +171,7 @@ describe('deploy/rbac', () => {
     }
   });
 
-  it('binds every role to the infrared-backend service account, which exists', () => {
+  it("binds every role but the OpenTofu Jobs' to the infrared-backend service account, which exists", () => {
     const sa = rbac.find(r => r.doc.kind === 'ServiceAccount')!.doc;
     expect(sa.metadata).toMatchObject({
       name: 'infrared-backend',
@@ -179,8 +179,12 @@ describe('deploy/rbac', () => {
     });
     const bindings = rbac
       .filter(r => /Binding$/.test(r.doc.kind))
+      .filter(r => r.doc.metadata.name !== 'infrared-tofu')
       .map(r => r.doc);
-    const roles = rbac.filter(r => /Role$/.test(r.doc.kind)).map(r => r.doc);
+    const roles = rbac
+      .filter(r => /Role$/.test(r.doc.kind))
+      .filter(r => r.doc.metadata.name !== 'infrared-tofu')
+      .map(r => r.doc);
     expect(bindings).toHaveLength(roles.length);
     for (const b of bindings) {
       expect(b.subjects).toEqual([
@@ -201,7 +205,7 @@ describe('deploy/rbac', () => {
     }
   });
 
-  it("grants secrets only in infrared and argocd, besides the registrar's cluster-wide list", () => {
+  it("grants secrets only in infrared and argocd, besides the registrar's cluster-wide list and watch", () => {
     const grants = rbac
       .filter(r => /Role$/.test(r.doc.kind))
       .flatMap(r =>
@@ -216,7 +220,55 @@ describe('deploy/rbac', () => {
     expect(grants).toEqual([
       ['infrared-backend', 'infrared', 'get,list,create,update,patch,delete'],
       ['infrared-backend', 'argocd', 'get,list,create,update,patch,delete'],
-      ['infrared-registrar', '*', 'list'],
+      ['infrared-registrar', '*', 'list,watch'],
+      ['infrared-tofu', 'infrared', 'get,list,create,update,delete'],
     ]);
+  });
+
+  it("the OpenTofu Jobs' service account infrared-tofu may touch only Secrets and Leases in infrared", () => {
+    const docs = rbac
+      .filter(r => r.doc.metadata.name === 'infrared-tofu')
+      .map(r => r.doc);
+    expect(docs.map(d => [d.kind, d.metadata.namespace])).toEqual([
+      ['ServiceAccount', 'infrared'],
+      ['Role', 'infrared'],
+      ['RoleBinding', 'infrared'],
+    ]);
+    const role = docs[1];
+    expect(role.rules.map((r: any) => [r.apiGroups, r.resources])).toEqual([
+      [[''], ['secrets']],
+      [['coordination.k8s.io'], ['leases']],
+    ]);
+    expect(docs[2].subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'infrared-tofu', namespace: 'infrared' },
+    ]);
+    expect(docs[2].roleRef).toMatchObject({
+      kind: 'Role',
+      name: 'infrared-tofu',
+    });
+    // no other binding names it
+    const others = rbac.filter(
+      r =>
+        /Binding$/.test(r.doc.kind) && r.doc.metadata.name !== 'infrared-tofu',
+    );
+    expect(
+      others.flatMap(r => r.doc.subjects.map((s: any) => s.name)),
+    ).not.toContain('infrared-tofu');
+  });
+
+  it('the backend gets only the Job, Pod and log verbs provisioning uses', () => {
+    const role = rbac.find(
+      r =>
+        r.doc.kind === 'Role' &&
+        r.doc.metadata.name === 'infrared-backend' &&
+        r.doc.metadata.namespace === 'infrared',
+    )!.doc;
+    const verbs = (resource: string) =>
+      role.rules
+        .filter((r: any) => r.resources.includes(resource))
+        .flatMap((r: any) => r.verbs);
+    expect(verbs('jobs')).toEqual(['list', 'create']);
+    expect(verbs('pods')).toEqual(['list']);
+    expect(verbs('pods/log')).toEqual(['get']);
   });
 });

@@ -13,17 +13,21 @@ import type { ClusterResource, ClusterSpec } from '../clusters/types';
 export function clusterForRequest(
   request: RegisterClusterRequest,
 ): ClusterResource {
-  const spec: ClusterSpec = {
-    type: 'workload',
-    connection: request.inCluster
+  const spec: ClusterSpec = { type: 'workload' };
+  if (request.template) {
+    // built with OpenTofu: the connection comes when the apply succeeds
+    spec.template = { ...request.template };
+    spec.provision = { ...request.provision };
+  } else {
+    spec.connection = request.inCluster
       ? { inCluster: true }
       : {
           kubeconfigSecretRef: {
             name: kubeconfigSecretName(request.name),
             key: KUBECONFIG_SECRET_KEY,
           },
-        },
-  };
+        };
+  }
   for (const key of ['flavor', 'provider', 'region', 'server'] as const) {
     if (request[key]) (spec as any)[key] = request[key];
   }

@@ -1,16 +1,15 @@
-import type { V1Job } from '@kubernetes/client-node';
+import { PatchStrategy, type V1Job } from '@kubernetes/client-node';
+import {
+  CLUSTER_PLURAL,
+  INFRARED_GROUP,
+  INFRARED_VERSION,
+  type ClusterResource,
+  type ClusterSpec,
+} from '@internal/plugin-infrared-common';
 import type { ObservedJob, ObservedPod, TofuJob } from '../provisioning';
 import { KubeClient } from './client';
 import type { RequestCounter } from './counter';
-import { isNotFound, toKubeApiError } from './errors';
-
-async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    throw toKubeApiError(e, what);
-  }
-}
+import { isNotFound, kubeCall as call } from './errors';
 
 /**
  * What provisioning reads and writes on the management cluster: Jobs and their Pods by label (one
@@ -29,6 +28,15 @@ export interface ProvisioningKubeApi {
     container: string,
     options?: { tailLines?: number; limitBytes?: number },
   ): Promise<string | undefined>;
+  /**
+   * Merge-patches a Cluster's spec (a null value removes a field), only if the Cluster is still at
+   * `resourceVersion` when one is given (KubeApiError 409 otherwise).
+   */
+  patchClusterSpec(
+    name: string,
+    spec: Partial<Record<keyof ClusterSpec, unknown>>,
+    resourceVersion?: string,
+  ): Promise<ClusterResource>;
   counter: RequestCounter;
 }
 
@@ -102,5 +110,28 @@ export class KubeProvisioningApi implements ProvisioningKubeApi {
       if (isNotFound(e)) return undefined;
       throw e;
     }
+  }
+
+  patchClusterSpec(
+    name: string,
+    spec: Partial<Record<keyof ClusterSpec, unknown>>,
+    resourceVersion?: string,
+  ): Promise<ClusterResource> {
+    const body = {
+      spec,
+      ...(resourceVersion ? { metadata: { resourceVersion } } : {}),
+    };
+    return call(`PATCH cluster ${name} spec`, () =>
+      this.kube.custom.patchClusterCustomObject(
+        {
+          group: INFRARED_GROUP,
+          version: INFRARED_VERSION,
+          plural: CLUSTER_PLURAL,
+          name,
+          body,
+        },
+        this.kube.callOptions({ contentType: PatchStrategy.MergePatch }),
+      ),
+    );
   }
 }

@@ -22,6 +22,7 @@ import { infraredKubeServiceFactory } from '../../kube';
 import { SerialScheduler } from '../../clusters/__testUtils__/serialScheduler';
 import { CLUSTERS_RECONCILE_TASK_ID, infraredPlugin } from '../../plugin';
 import { MemoryPlacementApi } from '../../placement/__testUtils__/memoryPlacementApi';
+import { MemoryProvisioningApi } from '../../provisioning/__testUtils__/memoryProvisioningApi';
 import { OpenApiCheck } from './openApiCheck';
 
 /** A publisher that records the changes it was given and merges each at once. */
@@ -65,6 +66,8 @@ export interface Harness {
   api: InMemoryManagementApi;
   /** Organizations, Products, Releases and Argo CD's kinds, in memory. */
   placement: MemoryPlacementApi;
+  /** OpenTofu Jobs, Pods and logs, in memory. */
+  provisioning: MemoryProvisioningApi;
   publisher: RecordingPublisher;
   prober: FakeProber;
   scheduler: SerialScheduler;
@@ -93,6 +96,7 @@ export async function startHarness(
 ): Promise<Harness> {
   const api = new InMemoryManagementApi();
   const placement = new MemoryPlacementApi();
+  const provisioning = new MemoryProvisioningApi(api);
   const publisher = new RecordingPublisher();
   const prober = new FakeProber();
   const scheduler = new SerialScheduler();
@@ -123,6 +127,7 @@ export async function startHarness(
                 probeCounter: api.counter,
                 server: 'memory',
                 placement,
+                provisioning,
               },
             },
       ),
@@ -157,6 +162,7 @@ export async function startHarness(
   return {
     api,
     placement,
+    provisioning,
     publisher,
     prober,
     scheduler,

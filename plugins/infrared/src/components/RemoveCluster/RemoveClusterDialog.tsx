@@ -14,6 +14,7 @@ import {
   ClusterView,
   INFRARED_NAMESPACE,
   kubeconfigSecretName,
+  tofuStateSecretName,
 } from '@internal/plugin-infrared-common';
 import { infraredApiRef } from '../../api';
 
@@ -87,6 +88,15 @@ export const RemoveClusterDialog = ({
           <li>
             everything on the cluster itself: nothing on {name} is deleted
           </li>
+          {cluster.template && (
+            <li data-testid="stays-cloud">
+              the cloud resources OpenTofu built from template{' '}
+              {cluster.template.module}: removing the cluster does not destroy
+              them, and they cost money until you destroy them (run the destroy
+              action first), along with the OpenTofu state Secret{' '}
+              {tofuStateSecretName(name)} in namespace {INFRARED_NAMESPACE}
+            </li>
+          )}
         </ul>
         {error && <Alert severity="error">{error.message}</Alert>}
       </DialogContent>

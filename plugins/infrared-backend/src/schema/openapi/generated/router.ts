@@ -12,7 +12,7 @@ export const spec = {
     title: 'infrared',
     version: '1',
     description:
-      "Infrared clusters: register, list and remove the workload clusters Argo CD deploys to, and\nplace Products' zones on them.\nBase path `/api/infrared`. Every route needs a Backstage token (a user's, or an external-access\nstatic token for callers outside the portal). Registering needs the permission\n`infrared.cluster.create`, removing `infrared.cluster.delete`, reading `infrared.cluster.read`,\nreplacing an org's cluster allowlist `infrared.allowlist.update`.\nNo response ever contains a kubeconfig or any credential.\n\nThe field rules (name, flavor, provider, region, server) are those of\n`@internal/plugin-infrared-common` (`CLUSTER_FIELD_RULES`); a test keeps this file and the\nCluster CRD equal to them. The router's types (`src/schema/openapi/generated`) and the client\nin -common are generated from this file: after a change, run\n`node scripts/openapi-generate.js` from the repository root.\n",
+      "Infrared clusters: register, list and remove the workload clusters Argo CD deploys to, and\nplace Products' zones on them.\nBase path `/api/infrared`. Every route needs a Backstage token (a user's, or an external-access\nstatic token for callers outside the portal). Registering needs the permission\n`infrared.cluster.create`, removing `infrared.cluster.delete`, reading `infrared.cluster.read`,\nreplacing an org's cluster allowlist `infrared.allowlist.update`, setting a built cluster's\nOpenTofu action `infrared.cluster.provision`.\nNo response ever contains a kubeconfig or any credential.\n\nThe field rules (name, flavor, provider, region, server) are those of\n`@internal/plugin-infrared-common` (`CLUSTER_FIELD_RULES`); a test keeps this file and the\nCluster CRD equal to them. The router's types (`src/schema/openapi/generated`) and the client\nin -common are generated from this file: after a change, run\n`node scripts/openapi-generate.js` from the repository root.\n",
     license: {
       name: 'Apache-2.0',
     },
@@ -76,7 +76,7 @@ export const spec = {
         operationId: 'RegisterCluster',
         summary: 'Registers a workload cluster.',
         description:
-          'Stores the kubeconfig in Secret `cluster-<name>-kubeconfig` (key `kubeconfig`) in namespace\n`infrared`, creates the Cluster and starts reconciliation (Connected, Argo CD Secret,\nRegistered). Nothing is written when the request is refused.\n',
+          'Stores the kubeconfig in Secret `cluster-<name>-kubeconfig` (key `kubeconfig`) in namespace\n`infrared`, creates the Cluster and starts reconciliation (Connected, Argo CD Secret,\nRegistered). With `template` and `provision` instead of a connection, creates a Cluster\nthat builds itself with OpenTofu (a plan Job first; see PUT\n/v1/clusters/{name}/provision/action). Nothing is written when the request is refused.\n',
         security: [
           {
             bearer: [],
@@ -193,6 +193,150 @@ export const spec = {
             $ref: '#/components/responses/ErrorResponse',
           },
           '409': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+        },
+      },
+    },
+    '/v1/clusters/{name}/provision/action': {
+      parameters: [
+        {
+          name: 'name',
+          in: 'path',
+          required: true,
+          schema: {
+            type: 'string',
+          },
+        },
+      ],
+      put: {
+        operationId: 'SetProvisionAction',
+        summary:
+          "Sets a built cluster's OpenTofu action (plan, apply or destroy).",
+        description:
+          'Sets `spec.provision.action`: a new generation, so a new Job `tofu-<name>-<generation>-<action>`.\napply creates real cloud resources in the account the credentials belong to, and they cost\nmoney until they are destroyed; apply and destroy need `acknowledgeBillable: true` (400\nwithout it). Nothing is written when the action already is that. Needs\n`infrared.cluster.provision`.\n',
+        security: [
+          {
+            bearer: [],
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                $ref: '#/components/schemas/SetProvisionActionRequest',
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'The cluster, with the action set.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/Cluster',
+                },
+              },
+            },
+          },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
+          },
+          '401': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '403': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '404': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '409': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '503': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+        },
+      },
+    },
+    '/v1/clusters/{name}/provision/log': {
+      parameters: [
+        {
+          name: 'name',
+          in: 'path',
+          required: true,
+          schema: {
+            type: 'string',
+          },
+        },
+      ],
+      get: {
+        operationId: 'GetProvisionLog',
+        summary:
+          "The log of a built cluster's last OpenTofu Job, credentials redacted.",
+        security: [
+          {
+            bearer: [],
+          },
+        ],
+        responses: {
+          '200': {
+            description:
+              "The log's tail (at most 256 KiB); every value of the credentials Secret is replaced by ***.",
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/ProvisionLog',
+                },
+              },
+            },
+          },
+          '401': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '403': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '404': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '409': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '503': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+        },
+      },
+    },
+    '/v1/provisioning/templates': {
+      get: {
+        operationId: 'ListClusterTemplates',
+        summary:
+          'The cluster templates the portal offers (infrared.provisioning.templates).',
+        security: [
+          {
+            bearer: [],
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The templates, in configuration order.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/ClusterTemplateList',
+                },
+              },
+            },
+          },
+          '401': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '403': {
             $ref: '#/components/responses/ErrorResponse',
           },
         },
@@ -542,7 +686,8 @@ export const spec = {
         type: 'object',
         additionalProperties: false,
         required: ['name'],
-        description: 'Exactly one of `kubeconfig` and `inCluster`.',
+        description:
+          'Exactly one of `kubeconfig` and `inCluster`; or `template` with `provision` and no\nconnection, for a cluster Infrared builds with OpenTofu.\n',
         properties: {
           name: {
             type: 'string',
@@ -581,6 +726,265 @@ export const spec = {
               "The API server address Argo CD uses when it differs from the kubeconfig's: https, a\nhost, an optional port and path. Not the in-cluster address (use inCluster instead).\n",
             pattern:
               '^https://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*)(:[0-9]{1,5})?(/[^\\s?#\\\\]*)?$',
+          },
+          template: {
+            $ref: '#/components/schemas/ClusterTemplateRef',
+          },
+          provision: {
+            $ref: '#/components/schemas/ProvisionSpec',
+          },
+        },
+      },
+      ClusterTemplateRef: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['module'],
+        description:
+          'A cluster template the portal offers (GET /v1/provisioning/templates).',
+        properties: {
+          module: {
+            type: 'string',
+            pattern:
+              '^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$',
+          },
+          version: {
+            type: 'string',
+          },
+        },
+      },
+      ProvisionAction: {
+        type: 'string',
+        description:
+          'plan shows what would be built; apply builds it (billable); destroy removes it.',
+        enum: ['plan', 'apply', 'destroy'],
+      },
+      ProvisionSpec: {
+        type: 'object',
+        additionalProperties: false,
+        description:
+          'How the template is run; variables are strings (a list or object as JSON text).',
+        properties: {
+          action: {
+            $ref: '#/components/schemas/ProvisionAction',
+          },
+          credentialsSecretRef: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name'],
+            description:
+              "A Secret in namespace infrared whose keys become the Job's environment. Only the name is read.",
+            properties: {
+              name: {
+                type: 'string',
+                maxLength: 253,
+                pattern:
+                  '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+              },
+            },
+          },
+          variables: {
+            type: 'object',
+            additionalProperties: {
+              type: 'string',
+            },
+          },
+          image: {
+            type: 'string',
+          },
+          source: {
+            type: 'string',
+          },
+          cloudAccount: {
+            type: 'string',
+          },
+        },
+      },
+      PlannedResourceChange: {
+        type: 'object',
+        required: ['address', 'actions'],
+        properties: {
+          address: {
+            type: 'string',
+          },
+          actions: {
+            type: 'array',
+            items: {
+              type: 'string',
+            },
+          },
+        },
+      },
+      PlanSummary: {
+        type: 'object',
+        required: ['add', 'change', 'destroy', 'resources'],
+        properties: {
+          add: {
+            type: 'integer',
+          },
+          change: {
+            type: 'integer',
+          },
+          destroy: {
+            type: 'integer',
+          },
+          resources: {
+            type: 'array',
+            items: {
+              $ref: '#/components/schemas/PlannedResourceChange',
+            },
+          },
+        },
+      },
+      ProvisionPhase: {
+        type: 'string',
+        enum: ['Waiting', 'Running', 'Succeeded', 'Failed'],
+      },
+      ProvisionStatus: {
+        type: 'object',
+        required: ['action', 'generation', 'job', 'phase'],
+        description: 'The last OpenTofu Job, read from the Job.',
+        properties: {
+          action: {
+            type: 'string',
+          },
+          generation: {
+            type: 'integer',
+          },
+          job: {
+            type: 'string',
+          },
+          phase: {
+            $ref: '#/components/schemas/ProvisionPhase',
+          },
+          message: {
+            type: 'string',
+          },
+          logs: {
+            type: 'string',
+          },
+          summary: {
+            $ref: '#/components/schemas/PlanSummary',
+          },
+          specHash: {
+            type: 'string',
+          },
+        },
+      },
+      ClusterProvision: {
+        type: 'object',
+        required: ['action'],
+        description:
+          "A built cluster's spec.provision (variables are not credentials; the credentials Secret is only named) and its last Job.",
+        properties: {
+          action: {
+            $ref: '#/components/schemas/ProvisionAction',
+          },
+          variables: {
+            type: 'object',
+            additionalProperties: {
+              type: 'string',
+            },
+          },
+          credentialsSecret: {
+            type: 'string',
+            description:
+              'The name of the credentials Secret; never its content.',
+          },
+          source: {
+            type: 'string',
+          },
+          image: {
+            type: 'string',
+          },
+          status: {
+            $ref: '#/components/schemas/ProvisionStatus',
+          },
+        },
+      },
+      SetProvisionActionRequest: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['action'],
+        properties: {
+          action: {
+            $ref: '#/components/schemas/ProvisionAction',
+          },
+          acknowledgeBillable: {
+            type: 'boolean',
+            description: 'Required true for apply and destroy.',
+          },
+        },
+      },
+      ProvisionLog: {
+        type: 'object',
+        required: ['job', 'log'],
+        properties: {
+          job: {
+            type: 'string',
+          },
+          pod: {
+            type: 'string',
+          },
+          log: {
+            type: 'string',
+          },
+        },
+      },
+      TemplateVariable: {
+        type: 'object',
+        required: ['name', 'type'],
+        properties: {
+          name: {
+            type: 'string',
+          },
+          type: {
+            type: 'string',
+            enum: ['string', 'number', 'bool', 'list', 'map', 'object'],
+          },
+          title: {
+            type: 'string',
+          },
+          description: {
+            type: 'string',
+          },
+          default: {
+            type: 'string',
+          },
+        },
+      },
+      ClusterTemplate: {
+        type: 'object',
+        required: ['module', 'title', 'variables'],
+        properties: {
+          module: {
+            type: 'string',
+          },
+          version: {
+            type: 'string',
+          },
+          title: {
+            type: 'string',
+          },
+          description: {
+            type: 'string',
+          },
+          variables: {
+            type: 'array',
+            items: {
+              $ref: '#/components/schemas/TemplateVariable',
+            },
+          },
+        },
+      },
+      ClusterTemplateList: {
+        type: 'object',
+        required: ['items'],
+        properties: {
+          items: {
+            type: 'array',
+            items: {
+              $ref: '#/components/schemas/ClusterTemplate',
+            },
           },
         },
       },
@@ -705,6 +1109,12 @@ export const spec = {
           },
           discovered: {
             $ref: '#/components/schemas/DiscoveredFrom',
+          },
+          template: {
+            $ref: '#/components/schemas/ClusterTemplateRef',
+          },
+          provision: {
+            $ref: '#/components/schemas/ClusterProvision',
           },
         },
       },

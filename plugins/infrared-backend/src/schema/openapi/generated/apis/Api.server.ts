@@ -6,11 +6,14 @@
 import { Cluster } from '../models/Cluster.model';
 import { ClusterAllowlist } from '../models/ClusterAllowlist.model';
 import { ClusterList } from '../models/ClusterList.model';
+import { ClusterTemplateList } from '../models/ClusterTemplateList.model';
 import { HealthStatus } from '../models/HealthStatus.model';
 import { ModelError } from '../models/ModelError.model';
 import { OrganizationList } from '../models/OrganizationList.model';
 import { ProductPlacement } from '../models/ProductPlacement.model';
+import { ProvisionLog } from '../models/ProvisionLog.model';
 import { RegisterClusterRequest } from '../models/RegisterClusterRequest.model';
+import { SetProvisionActionRequest } from '../models/SetProvisionActionRequest.model';
 import { SetZoneClusterRequest } from '../models/SetZoneClusterRequest.model';
 import { ZoneList } from '../models/ZoneList.model';
 
@@ -51,8 +54,23 @@ export type GetProductPlacement = {
 /**
  * @public
  */
+export type GetProvisionLog = {
+  path: {
+    name: string;
+  };
+  response: ProvisionLog | ModelError;
+};
+/**
+ * @public
+ */
 export type ListClusters = {
   response: ClusterList | ModelError;
+};
+/**
+ * @public
+ */
+export type ListClusterTemplates = {
+  response: ClusterTemplateList | ModelError;
 };
 /**
  * @public
@@ -95,6 +113,16 @@ export type ReplaceClusterAllowlist = {
 /**
  * @public
  */
+export type SetProvisionAction = {
+  path: {
+    name: string;
+  };
+  body: SetProvisionActionRequest;
+  response: Cluster | ModelError;
+};
+/**
+ * @public
+ */
 export type SetZoneCluster = {
   path: {
     namespace: string;
@@ -113,11 +141,14 @@ export type EndpointMap = {
   '#get|/v1/orgs/{org}/cluster-allowlist': GetClusterAllowlist;
   '#get|/health': GetHealth;
   '#get|/v1/products/{namespace}/{name}/placement': GetProductPlacement;
+  '#get|/v1/clusters/{name}/provision/log': GetProvisionLog;
   '#get|/v1/clusters': ListClusters;
+  '#get|/v1/provisioning/templates': ListClusterTemplates;
   '#get|/v1/orgs': ListOrganizations;
   '#get|/v1/zones': ListZones;
   '#post|/v1/clusters': RegisterCluster;
   '#_delete|/v1/clusters/{name}': RemoveCluster;
   '#put|/v1/orgs/{org}/cluster-allowlist': ReplaceClusterAllowlist;
+  '#put|/v1/clusters/{name}/provision/action': SetProvisionAction;
   '#put|/v1/products/{namespace}/{name}/zones/{zone}/cluster': SetZoneCluster;
 };

@@ -9,10 +9,13 @@ import { pluginId } from '../pluginId';
 import { Cluster } from '../models/Cluster.model';
 import { ClusterAllowlist } from '../models/ClusterAllowlist.model';
 import { ClusterList } from '../models/ClusterList.model';
+import { ClusterTemplateList } from '../models/ClusterTemplateList.model';
 import { HealthStatus } from '../models/HealthStatus.model';
 import { OrganizationList } from '../models/OrganizationList.model';
 import { ProductPlacement } from '../models/ProductPlacement.model';
+import { ProvisionLog } from '../models/ProvisionLog.model';
 import { RegisterClusterRequest } from '../models/RegisterClusterRequest.model';
+import { SetProvisionActionRequest } from '../models/SetProvisionActionRequest.model';
 import { SetZoneClusterRequest } from '../models/SetZoneClusterRequest.model';
 import { ZoneList } from '../models/ZoneList.model';
 
@@ -64,7 +67,19 @@ export type GetProductPlacement = {
 /**
  * @public
  */
+export type GetProvisionLog = {
+  path: {
+    name: string;
+  };
+};
+/**
+ * @public
+ */
 export type ListClusters = {};
+/**
+ * @public
+ */
+export type ListClusterTemplates = {};
 /**
  * @public
  */
@@ -95,6 +110,15 @@ export type ReplaceClusterAllowlist = {
     org: string;
   };
   body: ClusterAllowlist;
+};
+/**
+ * @public
+ */
+export type SetProvisionAction = {
+  path: {
+    name: string;
+  };
+  body: SetProvisionActionRequest;
 };
 /**
  * @public
@@ -201,6 +225,26 @@ export class DefaultApiClient {
   }
 
   /**
+   * The log of a built cluster's last OpenTofu Job, credentials redacted.
+   * @param name -
+   */
+  public async getProvisionLog(
+    request: GetProvisionLog,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<ProvisionLog>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/clusters/${encodeURIComponent(
+      request.path.name,
+    )}/provision/log`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'GET',
+    });
+  }
+
+  /**
    * Every Cluster, with its status.
    */
   public async listClusters(
@@ -209,6 +253,23 @@ export class DefaultApiClient {
   ): Promise<TypedResponse<ClusterList>> {
     const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
     const uri = `/v1/clusters`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'GET',
+    });
+  }
+
+  /**
+   * The cluster templates the portal offers (infrared.provisioning.templates).
+   */
+  public async listClusterTemplates(
+    _request: ListClusterTemplates,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<ClusterTemplateList>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/provisioning/templates`;
     return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
       headers: {
         ...(options?.token && { Authorization: `Bearer ${options.token}` }),
@@ -255,7 +316,9 @@ export class DefaultApiClient {
    * Registers a workload cluster.
    * Stores the kubeconfig in Secret `cluster-<name>-kubeconfig` (key `kubeconfig`) in namespace
    * `infrared`, creates the Cluster and starts reconciliation (Connected, Argo CD Secret,
-   * Registered). Nothing is written when the request is refused.
+   * Registered). With `template` and `provision` instead of a connection, creates a Cluster
+   * that builds itself with OpenTofu (a plan Job first; see PUT
+   * /v1/clusters/{name}/provision/action). Nothing is written when the request is refused.
    */
   public async registerCluster(
     request: RegisterCluster,
@@ -310,6 +373,33 @@ export class DefaultApiClient {
     const uri = `/v1/orgs/${encodeURIComponent(
       request.path.org,
     )}/cluster-allowlist`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        'Content-Type': 'application/json',
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'PUT',
+      body: JSON.stringify(request.body),
+    });
+  }
+
+  /**
+   * Sets a built cluster's OpenTofu action (plan, apply or destroy).
+   * Sets `spec.provision.action`: a new generation, so a new Job `tofu-<name>-<generation>-<action>`.
+   * apply creates real cloud resources in the account the credentials belong to, and they cost
+   * money until they are destroyed; apply and destroy need `acknowledgeBillable: true` (400
+   * without it). Nothing is written when the action already is that. Needs
+   * `infrared.cluster.provision`.
+   * @param name -
+   */
+  public async setProvisionAction(
+    request: SetProvisionAction,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<Cluster>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/clusters/${encodeURIComponent(
+      request.path.name,
+    )}/provision/action`;
     return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
       headers: {
         'Content-Type': 'application/json',

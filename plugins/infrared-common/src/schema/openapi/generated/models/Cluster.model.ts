@@ -5,6 +5,8 @@
 // **********************************************************************
 import { ClusterFlavor } from './ClusterFlavor.model';
 import { ClusterProvider } from './ClusterProvider.model';
+import { ClusterProvision } from './ClusterProvision.model';
+import { ClusterTemplateRef } from './ClusterTemplateRef.model';
 import { ClusterType } from './ClusterType.model';
 import { Condition } from './Condition.model';
 import { DiscoveredFrom } from './DiscoveredFrom.model';
@@ -33,6 +35,8 @@ export interface Cluster {
   pullRequest?: PullRequest;
   createdAt: string;
   discovered?: DiscoveredFrom;
+  template?: ClusterTemplateRef;
+  provision?: ClusterProvision;
 }
 /**
  * @public

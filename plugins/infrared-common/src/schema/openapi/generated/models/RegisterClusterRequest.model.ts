@@ -5,9 +5,12 @@
 // **********************************************************************
 import { ClusterFlavor } from './ClusterFlavor.model';
 import { ClusterProvider } from './ClusterProvider.model';
+import { ClusterTemplateRef } from './ClusterTemplateRef.model';
+import { ProvisionSpec } from './ProvisionSpec.model';
 
 /**
- * Exactly one of `kubeconfig` and `inCluster`.
+ * Exactly one of `kubeconfig` and `inCluster`; or `template` with `provision` and no
+ * connection, for a cluster Infrared builds with OpenTofu.
  * @public
  */
 export interface RegisterClusterRequest {
@@ -35,4 +38,6 @@ export interface RegisterClusterRequest {
    * host, an optional port and path. Not the in-cluster address (use inCluster instead).
    */
   server?: string;
+  template?: ClusterTemplateRef;
+  provision?: ProvisionSpec;
 }

@@ -1,0 +1,82 @@
+import { Config, readDurationFromConfig } from '@backstage/config';
+import {
+  isTemplateVariableType,
+  type ClusterTemplate,
+  type TemplateVariable,
+} from '@internal/plugin-infrared-common';
+import path from 'node:path';
+
+type Duration = ReturnType<typeof readDurationFromConfig>;
+
+export interface ProvisioningConfig {
+  /** `infrared.provisioning.enabled`, default true. */
+  enabled: boolean;
+  /** `infrared.provisioning.interval`: time between passes, default 15 s. */
+  interval: Duration;
+  /** `infrared.provisioning.templates`: the templates the API and the register form offer. */
+  templates: ClusterTemplate[];
+  /**
+   * `infrared.provisioning.autoRegister.output`: the module output holding the new cluster's
+   * kubeconfig, default `kubeconfig`; `infrared.provisioning.autoRegister.enabled: false` turns
+   * auto-registration off (undefined here).
+   */
+  kubeconfigOutput?: string;
+}
+
+/**
+ * Reads `infrared.provisioning`. A template's `source` that is a relative path is resolved against
+ * `rootDir` (the repository root), so the demo module in the repository works from any directory.
+ */
+export function readProvisioningConfig(
+  config: Config,
+  rootDir?: string,
+): ProvisioningConfig {
+  const key = 'infrared.provisioning.interval';
+  const templates = (
+    config.getOptionalConfigArray('infrared.provisioning.templates') ?? []
+  ).map((t, i): ClusterTemplate => {
+    const variables = (t.getOptionalConfigArray('variables') ?? []).map(
+      (v, j): TemplateVariable => {
+        const type = v.getOptionalString('type') ?? 'string';
+        if (!isTemplateVariableType(type)) {
+          throw new Error(
+            `infrared.provisioning.templates[${i}].variables[${j}].type must be string, number, bool, list, map or object, not ${type}`,
+          );
+        }
+        return {
+          name: v.getString('name'),
+          type,
+          title: v.getOptionalString('title'),
+          description: v.getOptionalString('description'),
+          default: v.getOptionalString('default'),
+        };
+      },
+    );
+    let source = t.getOptionalString('source');
+    if (source && rootDir && /^\.\.?\//.test(source)) {
+      source = path.resolve(rootDir, source);
+    }
+    return {
+      module: t.getString('module'),
+      version: t.getOptionalString('version'),
+      title: t.getOptionalString('title') ?? t.getString('module'),
+      description: t.getOptionalString('description'),
+      source,
+      variables,
+    };
+  });
+  const autoRegister =
+    config.getOptionalBoolean('infrared.provisioning.autoRegister.enabled') ??
+    true;
+  return {
+    enabled: config.getOptionalBoolean('infrared.provisioning.enabled') ?? true,
+    interval: config.has(key)
+      ? readDurationFromConfig(config, { key })
+      : { seconds: 15 },
+    templates,
+    kubeconfigOutput: autoRegister
+      ? config.getOptionalString('infrared.provisioning.autoRegister.output') ??
+        'kubeconfig'
+      : undefined,
+  };
+}

@@ -1,0 +1,321 @@
+/**
+ * The provisioning executor: one pass reads every Cluster, every OpenTofu Job and their Pods with
+ * three LISTs (never a GET per Cluster), asks the planner what to do for each built Cluster, makes
+ * the few reads a finished Job needs once (its log, the credentials to redact, the state's
+ * outputs), and applies the planner's writes.
+ */
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  CLUSTER_NAME_LABEL,
+  INFRARED_NAMESPACE,
+  KUBECONFIG_SECRET_KEY,
+  kubeconfigSecret,
+  MANAGED_BY_INFRARED,
+  MANAGED_BY_LABEL,
+  PROVISIONED_CONDITION,
+  secretStrings,
+  type ClusterResource,
+} from '@internal/plugin-infrared-common';
+import {
+  controllerReferenceTo,
+  forEachLimited,
+  isAlreadyExists,
+  isConflict,
+  KubeApiError,
+  stateOutputs,
+  TOFU_JOB_SELECTOR,
+  type ManagementApi,
+  type ProvisioningKubeApi,
+} from '@internal/plugin-infrared-node';
+import {
+  indexRuns,
+  isBuilt,
+  planCluster,
+  statusAction,
+  type ProvisioningAction,
+  type ProvisioningContext,
+  type ProvisioningRead,
+  type ProvisioningReads,
+} from './plan';
+
+export interface ProvisioningReconcilerOptions {
+  api: ManagementApi;
+  kube: ProvisioningKubeApi;
+  logger: LoggerService;
+  context: Omit<ProvisioningContext, 'now'>;
+  /** Called after a Cluster got its connection from its apply, so registration starts at once. */
+  onRegistered?: (name: string) => void;
+  now?: () => string;
+}
+
+export interface ProvisioningPassSummary {
+  clusters: number;
+  built: number;
+  jobsCreated: number;
+  statusWrites: number;
+  registered: number;
+  requests: number;
+  durationMs: number;
+}
+
+const CONCURRENCY = 8;
+
+/** A refusal that is an answer about the Job itself (not the network, not the server's trouble). */
+const isRefusal = (e: unknown) =>
+  e instanceof KubeApiError && e.code >= 400 && e.code < 500 && e.code !== 429;
+
+export class ProvisioningReconciler {
+  constructor(private readonly options: ProvisioningReconcilerOptions) {}
+
+  private get namespace() {
+    return this.options.context.namespace ?? INFRARED_NAMESPACE;
+  }
+
+  async reconcile(
+    scope: { signal?: AbortSignal } = {},
+  ): Promise<ProvisioningPassSummary> {
+    const { api, kube } = this.options;
+    const started = Date.now();
+    const before =
+      api.counter.total +
+      (kube.counter === api.counter ? 0 : kube.counter.total);
+    const summary: ProvisioningPassSummary = {
+      clusters: 0,
+      built: 0,
+      jobsCreated: 0,
+      statusWrites: 0,
+      registered: 0,
+      requests: 0,
+      durationMs: 0,
+    };
+    const clusters = await api.clusters.list();
+    summary.clusters = clusters.length;
+    const built = clusters.filter(isBuilt);
+    summary.built = built.length;
+    if (built.length) {
+      const [jobs, pods] = await Promise.all([
+        kube.listJobs(this.namespace, TOFU_JOB_SELECTOR),
+        kube.listPods(this.namespace, TOFU_JOB_SELECTOR),
+      ]);
+      const runs = indexRuns(jobs, pods);
+      const context = {
+        ...this.options.context,
+        now: this.options.now?.() ?? new Date().toISOString(),
+      };
+      await forEachLimited(
+        built,
+        CONCURRENCY,
+        async cluster => {
+          try {
+            let plan = planCluster(cluster, runs, context);
+            if ('reads' in plan) {
+              const reads = await this.read(plan.reads);
+              plan = planCluster(cluster, runs, context, reads);
+            }
+            if ('actions' in plan) {
+              await this.apply(cluster, plan.actions, context.now, summary);
+            }
+          } catch (e) {
+            this.options.logger.warn(
+              `infrared: provisioning cluster ${
+                cluster.metadata.name
+              } failed: ${(e as Error).message}`,
+            );
+          }
+        },
+        scope.signal,
+      );
+    }
+    summary.requests =
+      api.counter.total +
+      (kube.counter === api.counter ? 0 : kube.counter.total) -
+      before;
+    summary.durationMs = Date.now() - started;
+    return summary;
+  }
+
+  private async read(needs: ProvisioningRead[]): Promise<ProvisioningReads> {
+    const { api, kube } = this.options;
+    const reads: ProvisioningReads = {};
+    for (const need of needs) {
+      switch (need.type) {
+        case 'log':
+          reads.log =
+            (await kube.readLog(need.namespace, need.pod, need.container)) ??
+            null;
+          break;
+        case 'credentials': {
+          const secret = await api.secrets.get(need.namespace, need.secret);
+          reads.credentials = secret
+            ? Object.values(secretStrings(secret))
+            : null;
+          break;
+        }
+        case 'outputs': {
+          const secret = await api.secrets.get(need.namespace, need.secret);
+          reads.outputs = secret ? stateOutputs(secret.data) ?? null : null;
+          break;
+        }
+        default:
+      }
+    }
+    return reads;
+  }
+
+  private async apply(
+    cluster: ClusterResource,
+    actions: ProvisioningAction[],
+    now: string,
+    summary: ProvisioningPassSummary,
+  ): Promise<void> {
+    const { kube, logger } = this.options;
+    const name = cluster.metadata.name;
+    for (const action of actions) {
+      switch (action.type) {
+        case 'createJob': {
+          const jobName = action.job.metadata.name;
+          try {
+            await kube.createJob(action.job);
+            summary.jobsCreated++;
+            logger.info(
+              `infrared: started OpenTofu Job ${this.namespace}/${jobName} for cluster ${name}`,
+            );
+          } catch (e) {
+            if (isAlreadyExists(e)) continue;
+            if (!isRefusal(e)) throw e; // nothing was made: the next pass tries to make it
+            const refused = statusAction(
+              cluster,
+              {
+                action:
+                  action.job.metadata.labels?.[
+                    'infrared.darkshift.io/action'
+                  ] ?? 'plan',
+                generation: cluster.metadata.generation ?? 1,
+                job: jobName,
+                phase: 'Failed',
+                message: `the API server refused Job ${jobName}: ${
+                  (e as Error).message
+                }`,
+                specHash:
+                  action.job.metadata.annotations?.[
+                    'infrared.darkshift.io/provision-spec-hash'
+                  ],
+              },
+              {
+                type: PROVISIONED_CONDITION,
+                status: 'False',
+                reason: 'JobRefused',
+                message: `the API server refused Job ${jobName}: ${
+                  (e as Error).message
+                }`,
+                observedGeneration: cluster.metadata.generation,
+              },
+              now,
+            );
+            if (refused && refused.type === 'writeStatus')
+              await this.writeStatus(refused.cluster, summary);
+            return;
+          }
+          break;
+        }
+        case 'writeStatus':
+          await this.writeStatus(action.cluster, summary);
+          break;
+        case 'register':
+          if (
+            await this.register(
+              action.cluster,
+              action.secretName,
+              action.kubeconfig,
+            )
+          ) {
+            summary.registered++;
+            this.options.onRegistered?.(name);
+          }
+          break;
+        default:
+      }
+    }
+  }
+
+  private async writeStatus(
+    cluster: ClusterResource,
+    summary: ProvisioningPassSummary,
+  ): Promise<void> {
+    try {
+      await this.options.api.clusters.replaceStatus(cluster);
+      summary.statusWrites++;
+    } catch (e) {
+      if (isConflict(e)) return; // changed since the LIST: the next pass plans it again
+      throw e;
+    }
+  }
+
+  /**
+   * Auto-registration: the kubeconfig Secret `cluster-<name>-kubeconfig` (owned by the Cluster),
+   * then spec.connection.kubeconfigSecretRef naming it, only if the Cluster is unchanged since the
+   * LIST. A Secret of that name that another made is never overwritten.
+   */
+  private async register(
+    cluster: ClusterResource,
+    secretName: string,
+    kubeconfig: string,
+  ): Promise<boolean> {
+    const { api, kube, logger } = this.options;
+    const name = cluster.metadata.name;
+    const secret = kubeconfigSecret({
+      clusterName: name,
+      kubeconfig,
+      ownerReferences: [controllerReferenceTo(cluster)],
+    });
+    try {
+      await api.secrets.create(secret);
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+      const existing = await api.secrets.get(this.namespace, secretName);
+      const labels = existing?.metadata.labels ?? {};
+      const owned =
+        labels[MANAGED_BY_LABEL] === MANAGED_BY_INFRARED &&
+        labels[CLUSTER_NAME_LABEL] === name &&
+        (existing?.metadata.ownerReferences ?? []).every(
+          r => r.uid === cluster.metadata.uid,
+        );
+      if (!existing || !owned) {
+        logger.warn(
+          `infrared: cluster ${name} was built, but Secret ${this.namespace}/${secretName} exists and is not its own: set spec.connection yourself`,
+        );
+        return false;
+      }
+      if (secretStrings(existing)[KUBECONFIG_SECRET_KEY] !== kubeconfig) {
+        await api.secrets.replace({
+          ...secret,
+          metadata: {
+            ...secret.metadata,
+            resourceVersion: existing.metadata.resourceVersion,
+          },
+        });
+      }
+    }
+    try {
+      await kube.patchClusterSpec(
+        name,
+        {
+          connection: {
+            kubeconfigSecretRef: {
+              name: secretName,
+              key: KUBECONFIG_SECRET_KEY,
+            },
+          },
+        },
+        cluster.metadata.resourceVersion,
+      );
+    } catch (e) {
+      if (isConflict(e)) return false;
+      throw e;
+    }
+    logger.info(
+      `infrared: cluster ${name} was built; its kubeconfig is in Secret ${this.namespace}/${secretName} and registration goes on`,
+    );
+    return true;
+  }
+}
