@@ -1,5 +1,6 @@
 export {
   createInfraredKube,
+  createManagementClient,
   infraredKubeServiceRef,
   infraredKubeServiceFactory,
   type InfraredKubeService,

@@ -41,25 +41,20 @@ export interface InfraredKubeService {
 }
 
 /**
- * Builds the management cluster access from config: `infrared.managementCluster.kubeconfigPath`
- * when set (`npm start` points it at the local control plane), else the pod's service account.
+ * The management cluster's client from config: `infrared.managementCluster.kubeconfigPath` when set
+ * (`npm start` points it at the local control plane), else the pod's service account; or why there
+ * is none. The one place the backend decides where the management cluster is.
  */
-export function createInfraredKube(
+export function createManagementClient(
   config: RootConfigService,
-  logger: LoggerService,
-): InfraredKubeService {
+): { client: KubeClient } | { unavailable: string } {
   const { kubeconfigPath } = readManagementClusterConfig(config);
-  let client: KubeClient;
   try {
     if (kubeconfigPath) {
-      client = new KubeClient(kubeConfigFromFile(kubeconfigPath));
-    } else if (isInCluster()) {
-      client = new KubeClient(kubeConfigInCluster());
-    } else {
-      return {
-        unavailable:
-          'no management cluster is configured: set infrared.managementCluster.kubeconfigPath, or run the backend in a pod of the management cluster',
-      };
+      return { client: new KubeClient(kubeConfigFromFile(kubeconfigPath)) };
+    }
+    if (isInCluster()) {
+      return { client: new KubeClient(kubeConfigInCluster()) };
     }
   } catch (e) {
     const where = kubeconfigPath ?? 'the in-cluster service account';
@@ -69,6 +64,20 @@ export function createInfraredKube(
       }`,
     };
   }
+  return {
+    unavailable:
+      'no management cluster is configured: set infrared.managementCluster.kubeconfigPath, or run the backend in a pod of the management cluster',
+  };
+}
+
+/** Builds the management cluster access from config (see `createManagementClient`). */
+export function createInfraredKube(
+  config: RootConfigService,
+  logger: LoggerService,
+): InfraredKubeService {
+  const made = createManagementClient(config);
+  if (!('client' in made)) return { unavailable: made.unavailable };
+  const { client } = made;
   const probeCounter = new RequestCounter();
   logger.info(`infrared: management cluster API server ${client.server}`);
   return {
