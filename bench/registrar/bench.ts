@@ -5,7 +5,8 @@
  * Prints, for the first pass and for a steady pass: API requests (by verb), writes, wall time, and
  * the floor — the two LISTs a pass starts with, timed alone. Then dropin.ts's figures: the steady
  * pass's requests and bytes at --children (1,000) among --unrelated (6,000) Secrets, and the
- * new-child latency over --latency (50) children, before and after (0 skips either).
+ * new-child latency over --latency (50) children, the CLI's before and after and the backend's
+ * (0 skips either; --latency-modes before,after,backend picks some).
  */
 import {
   KubeClient as AdminClient,
@@ -197,7 +198,10 @@ export async function main(): Promise<void> {
         ? await benchSteady(cp, run, children, unrelated)
         : undefined;
     if (latencyChildren > 0) {
-      await benchLatency(cp, run, latencyChildren, big);
+      const modes = (arg('latency-modes') ?? 'before,after,backend')
+        .split(',')
+        .filter(Boolean) as Array<'before' | 'after' | 'backend'>;
+      await benchLatency(cp, run, latencyChildren, big, modes);
     }
   } finally {
     if (!state) await cp.stop();

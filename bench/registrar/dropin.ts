@@ -7,7 +7,9 @@
  *   data the registrar keeps between passes;
  * - new-child latency, p50 and p95 over K children (default 50): from the kubeconfig Secret's
  *   creation to its Argo CD Secret, with the CLI's continuous mode (`--interval 60s`), before
- *   (a pass per interval) and after (watches).
+ *   (a pass per interval) and after (watches); and the backend's scheduled task (interval 60s) on
+ *   the replica holding the registrar's Lease, which passes in-process on a watch event (the
+ *   scheduler here never runs the task after its first run).
  * Everything runs against 127.0.0.1; every loop is bounded in count and time.
  */
 import { randomBytes } from 'node:crypto';
@@ -28,6 +30,8 @@ import {
   type RegistrarPassReport,
 } from '../../plugins/infrared-node/src';
 import { main as registrarCli } from '../../plugins/infrared-node/src/registrar/cli';
+import { ConfigReader } from '@backstage/config';
+import { registerRegistrarTask } from '../../plugins/infrared-backend/src/registrar/task';
 
 const P = 'argocd-cluster-registrar/';
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -271,22 +275,68 @@ function percentile(xs: number[], p: number) {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
-/** New-child latency with the CLI's continuous mode (--interval 60s), before and after. */
+/** The backend's registrar task on one replica, with a scheduler that runs the task once. */
+async function startBackendRegistrar(
+  kubeconfig: string,
+  managedBy: string,
+  target: string,
+): Promise<() => Promise<void>> {
+  const kubeConfig = kubeConfigFromText(kubeconfig);
+  const logger: any = {
+    ...quiet,
+    child: () => logger,
+  };
+  const task = await registerRegistrarTask({
+    config: new ConfigReader({
+      infrared: {
+        registrar: {
+          enabled: true,
+          managedBy,
+          targetNamespace: target,
+          interval: '60s',
+        },
+      },
+    }),
+    logger,
+    scheduler: {
+      scheduleTask: async (t: any) => {
+        // Backstage's first run at startup; never again.
+        await t.fn(new AbortController().signal);
+      },
+      triggerTask: async () => {},
+    } as any,
+    client: new KubeClient(kubeConfig),
+    kubeConfig,
+  });
+  if (!task) throw new Error('the registrar task is disabled');
+  const deadline = Date.now() + 30_000;
+  while (task.leadership() !== 'leader') {
+    if (Date.now() > deadline) throw new Error('backend: no Lease');
+    await sleep(50);
+  }
+  return task.stop;
+}
+
+/**
+ * New-child latency with the CLI's continuous mode (--interval 60s), before and after, and with
+ * the backend's task on the Lease holder.
+ */
 export async function benchLatency(
   cp: ControlPlane,
   run: string,
   count: number,
   /** The registrar of benchSteady (its 1,000 children), else one of its own. */
   existing?: { managedBy: string; targetNamespace: string },
+  modes: Array<'before' | 'after' | 'backend'> = ['before', 'after', 'backend'],
 ) {
   const m = cp.cluster('management');
   const admin = AdminClient.fromKubeconfig(m.kubeconfig);
   console.log(
     `\nnew-child latency over ${count} children${
       existing ? ', added to those above' : ''
-    }: kubeconfig Secret created -> Argo CD Secret present (CLI, --interval 60s)`,
+    }: kubeconfig Secret created -> Argo CD Secret present (CLI, --interval 60s; backend, interval 60s)`,
   );
-  for (const mode of ['before', 'after'] as const) {
+  for (const mode of modes) {
     const managedBy = existing?.managedBy ?? `lat-${mode}-${run}`;
     const target = existing?.targetNamespace ?? `argocd-lat-${mode}-${run}`;
     await admin.createIfAbsent('/api/v1/namespaces', {
@@ -295,22 +345,29 @@ export async function benchLatency(
       metadata: { name: target },
     });
     const stop = new AbortController();
-    const cli = registrarCli(
-      [
-        '--interval=60s',
-        `--target-namespace=${target}`,
-        `--managed-by=${managedBy}`,
-        '--health-probe-bind-address=',
-      ],
-      {
-        stdout: () => {},
-        stderr: t => process.stderr.write(t),
-        kubeConfig: kubeConfigFromText(m.kubeconfig),
-        signal: stop.signal,
-        watch: mode === 'after',
-      },
-    );
-    await sleep(mode === 'after' ? 3000 : 1000); // its first pass
+    const cli =
+      mode === 'backend'
+        ? undefined
+        : registrarCli(
+            [
+              '--interval=60s',
+              `--target-namespace=${target}`,
+              `--managed-by=${managedBy}`,
+              '--health-probe-bind-address=',
+            ],
+            {
+              stdout: () => {},
+              stderr: t => process.stderr.write(t),
+              kubeConfig: kubeConfigFromText(m.kubeconfig),
+              signal: stop.signal,
+              watch: mode === 'after',
+            },
+          );
+    const stopBackend =
+      mode === 'backend'
+        ? await startBackendRegistrar(m.kubeconfig, managedBy, target)
+        : undefined;
+    await sleep(mode === 'before' ? 1000 : 3000); // its first pass
     const latencies: number[] = [];
     const one = async (i: number) => {
       const ns = `lat-${mode}-${run}-${i}`;
@@ -333,7 +390,9 @@ export async function benchLatency(
             childKubeconfig(
               m.kubeconfig,
               m.server,
-              (mode === 'after' ? 70_000 : 60_000) + i,
+              ({ before: 60_000, after: 70_000, backend: 80_000 } as const)[
+                mode
+              ] + i,
             ),
           ),
         },
@@ -347,12 +406,12 @@ export async function benchLatency(
         if (res.status === 200) break;
         if (Date.now() > deadline) throw new Error(`${ns}: not registered`);
         // Fine-grained where latency is sub-second; coarser while 50 children wait for a poll.
-        await sleep(mode === 'after' ? 20 : 250);
+        await sleep(mode === 'before' ? 250 : 20);
       }
       latencies.push(Date.now() - t0);
     };
     try {
-      if (mode === 'after') {
+      if (mode !== 'before') {
         // One after another, a second apart: each child on its own.
         for (let i = 0; i < count; i++) {
           await one(i);
@@ -370,10 +429,15 @@ export async function benchLatency(
     } finally {
       stop.abort();
       await cli;
+      await stopBackend?.();
     }
     console.log(
-      `  ${mode.padEnd(6)} ${
-        mode === 'after' ? 'watch-driven' : 'a pass per --interval'
+      `  ${mode.padEnd(7)} ${
+        {
+          before: 'CLI, a pass per --interval',
+          after: 'CLI, watch-driven',
+          backend: 'task on the Lease holder, a pass in-process on a change',
+        }[mode]
       }: p50 ${percentile(latencies, 50)} ms, p95 ${percentile(
         latencies,
         95,

@@ -28,7 +28,7 @@ const REPLACED: Record<string, string> = {
   replicaCount:
     'not needed: the registrar is a global scheduled task, one backend replica runs each pass',
   leaderElection:
-    'not needed: the registrar is a global scheduled task, one backend replica runs each pass',
+    'not needed: the backend elects itself on a Lease in the target namespace (the replica holding it passes on a change; the global scheduled task is the resync)',
 };
 
 /**

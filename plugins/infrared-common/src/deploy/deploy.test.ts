@@ -256,6 +256,30 @@ describe('deploy/rbac', () => {
     ).not.toContain('infrared-tofu');
   });
 
+  it("the registrar's leader election may get, create and update Leases only in argocd", () => {
+    const grants = rbac
+      .filter(r => /Role$/.test(r.doc.kind))
+      .filter(r => r.doc.metadata.name !== 'infrared-tofu')
+      .flatMap(r =>
+        r.doc.rules
+          .filter((rule: any) => rule.resources.includes('leases'))
+          .map((rule: any) => [
+            r.doc.metadata.name,
+            r.doc.metadata.namespace ?? '*',
+            rule.apiGroups.join(','),
+            rule.verbs.join(','),
+          ]),
+      );
+    expect(grants).toEqual([
+      [
+        'infrared-registrar',
+        'argocd',
+        'coordination.k8s.io',
+        'get,create,update',
+      ],
+    ]);
+  });
+
   it('the backend gets only the Job, Pod and log verbs provisioning uses', () => {
     const role = rbac.find(
       r =>
