@@ -7,6 +7,7 @@ import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import StorageIcon from '@material-ui/icons/Storage';
 import { infraredApiFactory } from './api';
 import { ClustersPage } from './components/ClustersPage';
+import { ProductPlacementCard } from './components/ProductPlacementCard';
 import { isProductPlacementAvailable } from './lib/productAnnotation';
 import { rootRouteRef } from './routes';
 
@@ -37,10 +38,9 @@ export const productPlacementCard = EntityCardBlueprint.make({
   name: 'product-placement',
   params: {
     filter: entity => isProductPlacementAvailable(entity),
-    loader: async () =>
-      import('./components/ProductPlacementCard').then(m => (
-        <m.ProductPlacementCard />
-      )),
+    // Not a lazy chunk: on a cold entity page the card would otherwise wait for one more round
+    // trip before it asks for the placement (bench/placement card.js).
+    loader: async () => <ProductPlacementCard />,
   },
 });
 

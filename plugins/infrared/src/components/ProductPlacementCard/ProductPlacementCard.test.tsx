@@ -117,8 +117,8 @@ describe('Product zone-placement card', () => {
       screen.getByText(/org acme, clusters allowed: edge-2/),
     ).toBeInTheDocument();
     expect(
-      screen.getByText('Release checkout-v1 (v1.0.0)'),
-    ).toBeInTheDocument();
+      screen.getByRole('columnheader', { name: 'Release v1.0.0' }),
+    ).toHaveAttribute('title', 'checkout-v1');
 
     expect(
       row('checkout-rc').getByText('pre-release, approval auto'),
@@ -126,8 +126,9 @@ describe('Product zone-placement card', () => {
     expect(
       row('checkout-rc').getByTestId('decision-checkout-rc'),
     ).toHaveTextContent('Promotes');
+    expect(row('checkout-rc').getByText('Syncing')).toBeInTheDocument();
     expect(
-      row('checkout-rc').getByText('Syncing (WaitingForArgoCD)'),
+      row('checkout-rc').getByText('WaitingForArgoCD'),
     ).toBeInTheDocument();
 
     const p = row('checkout-prod');
@@ -138,13 +139,18 @@ describe('Product zone-placement card', () => {
     expect(
       p.getByText(/not on org acme's cluster allowlist/),
     ).toBeInTheDocument();
-    expect(p.getByText(prod.applicationPath)).toBeInTheDocument();
+    expect(screen.getByTestId('zone-row-checkout-prod')).toHaveTextContent(
+      prod.applicationPath,
+    );
     expect(
-      p.getByText(
-        /product-checkout-prod → cluster edge-demo, namespace checkout-prod, AppProject products/,
-      ),
+      p.getByText(/→ cluster edge-demo, namespace checkout-prod/),
     ).toBeInTheDocument();
-    expect(p.getByText('Pending (WaitingForZone)')).toBeInTheDocument();
+    expect(p.getByTestId('application-path-checkout-prod')).toHaveAttribute(
+      'title',
+      'Application product-checkout-prod → cluster edge-demo, namespace checkout-prod, AppProject products',
+    );
+    expect(p.getByText('Pending')).toBeInTheDocument();
+    expect(p.getByText('WaitingForZone')).toBeInTheDocument();
     // Neither an org admin nor a platform admin: no select, no allow button.
     expect(p.queryByRole('combobox')).toBeNull();
     expect(p.queryByRole('button')).toBeNull();

@@ -17,11 +17,15 @@ import {
   type ZonePlacementView,
 } from '@internal/plugin-infrared-common';
 import { useProductPlacement } from '../../hooks/useProductPlacement';
+import { BreakableText } from '../BreakableText';
 import { DecisionChip } from './DecisionChip';
 import { ZoneClusterSelect } from './ZoneClusterSelect';
 
 const TITLE = 'Zone placement';
-const CODE = { fontFamily: 'monospace', overflowWrap: 'anywhere' } as const;
+// The theme lets table cells break anywhere: words wrap between words here, paths after a /.
+const TEXT = { wordBreak: 'normal', overflowWrap: 'break-word' } as const;
+const TOKEN = { whiteSpace: 'nowrap' } as const;
+const CODE = { fontFamily: 'monospace', ...TEXT } as const;
 
 function destinationText(d: ArgoDestination): string {
   const where = d.name ? `cluster ${d.name}` : d.server;
@@ -72,12 +76,26 @@ const ZoneRow = ({
   const phase = zone.release?.phase;
   return (
     <TableRow data-testid={`zone-row-${zone.name}`}>
-      <TableCell>
-        <Typography variant="body2">
+      <TableCell style={TEXT}>
+        <Typography variant="body2" style={TOKEN}>
           <strong>{zone.name}</strong>
         </Typography>
-        <Typography variant="caption" color="textSecondary">
+        <Typography variant="caption" color="textSecondary" style={TEXT}>
           {zone.environment}, approval {zone.approval}
+        </Typography>
+        <Typography
+          variant="caption"
+          component="p"
+          style={{ ...CODE, marginTop: 4 }}
+          data-testid={`application-path-${zone.name}`}
+          title={`Application ${zone.applicationName} → ${destinationText(
+            zone.destination,
+          )}, AppProject ${zone.project}`}
+        >
+          <BreakableText text={zone.applicationPath} />
+        </Typography>
+        <Typography variant="caption" color="textSecondary" style={TEXT}>
+          → {destinationText(zone.destination)}
         </Typography>
       </TableCell>
       <TableCell>
@@ -92,7 +110,7 @@ const ZoneRow = ({
           <Typography variant="body2">{zone.cluster}</Typography>
         )}
       </TableCell>
-      <TableCell>
+      <TableCell style={{ ...TEXT, minWidth: 170 }}>
         <DecisionChip
           zone={zone.name}
           decision={zone.decision}
@@ -124,21 +142,18 @@ const ZoneRow = ({
           </Button>
         )}
       </TableCell>
-      <TableCell>
-        <Typography variant="body2" style={CODE}>
-          {zone.applicationPath}
-        </Typography>
-        <Typography variant="caption" color="textSecondary">
-          {zone.applicationName} → {destinationText(zone.destination)},
-          AppProject {zone.project}
-        </Typography>
-      </TableCell>
-      <TableCell>
+      <TableCell style={TEXT}>
         {zone.release ? (
-          <Typography variant="body2" title={zone.release.message}>
-            {phase ?? 'not reached yet'}
-            {zone.release.reason ? ` (${zone.release.reason})` : ''}
-          </Typography>
+          <>
+            <Typography variant="body2" title={zone.release.message}>
+              {phase ?? 'not reached yet'}
+            </Typography>
+            {zone.release.reason && (
+              <Typography variant="caption" color="textSecondary">
+                {zone.release.reason}
+              </Typography>
+            )}
+          </>
         ) : (
           <Typography variant="body2" color="textSecondary">
             —
@@ -199,16 +214,11 @@ export const ProductPlacement = ({
         <Table size="small" aria-label="Zones">
           <TableHead>
             <TableRow>
-              <TableCell>Zone</TableCell>
+              <TableCell>Zone and Application</TableCell>
               <TableCell>Cluster</TableCell>
               <TableCell>Decision</TableCell>
-              <TableCell>Application</TableCell>
-              <TableCell>
-                {release
-                  ? `Release ${release.name}${
-                      release.version ? ` (${release.version})` : ''
-                    }`
-                  : 'Release'}
+              <TableCell title={release?.name} style={TOKEN}>
+                {release?.version ? `Release ${release.version}` : 'Release'}
               </TableCell>
             </TableRow>
           </TableHead>

@@ -49,6 +49,7 @@ export const ZoneClusterSelect = ({
       disabled={saving}
       onChange={e => change(e.target.value)}
       SelectProps={{ native: true }}
+      style={{ width: 120 }}
       inputProps={{ 'aria-label': `Cluster of ${zone.name}` }}
     >
       <option value="">management cluster ({managementCluster})</option>

@@ -1,0 +1,206 @@
+/*
+ * Zone placement end to end, on the demo data of `npm start` (Organization acme, Product checkout
+ * in ir-org-acme with checkout-prod on edge-demo, the catalog Component checkout annotated
+ * infrared.darkshift.io/product: ir-org-acme/checkout): a platform admin ticks acme for edge-demo on
+ * its panel, the checkout entity page's card shows checkout-prod on edge-demo deciding Promotes, and
+ * unticking gives Fails with a reason that names the allowlist. edge-demo is registered first when
+ * it is not there, and removed again at the end.
+ */
+const fs = require('node:fs');
+
+const ORG = process.env.E2E_ORG || 'acme';
+const ENTITY = process.env.E2E_ENTITY || 'checkout';
+const ZONE = process.env.E2E_ZONE || 'checkout-prod';
+
+const row = (page, name) => page.getByTestId(`cluster-row-${name}`);
+
+async function signInIfAsked(page) {
+  const enter = page.getByRole('button', { name: 'Enter' });
+  const home = page.getByRole('link', { name: 'Clusters' }).first();
+  await Promise.race([enter.waitFor(), home.waitFor()]);
+  if (await enter.isVisible()) await enter.click();
+  await home.waitFor();
+}
+
+async function openClusters(t) {
+  await t.page.goto(`${t.baseUrl}/`);
+  await signInIfAsked(t.page);
+  await t.page.getByRole('link', { name: 'Clusters' }).first().click();
+  await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
+  await t.page.getByLabel('Filter clusters').fill(t.clusterName);
+}
+
+async function openPanel(t) {
+  await t.page
+    .getByRole('button', { name: `Open cluster ${t.clusterName}` })
+    .click();
+  const panel = t.page.getByRole('region', {
+    name: `Cluster ${t.clusterName}`,
+  });
+  await panel.waitFor();
+  return panel;
+}
+
+/** Ticks or unticks the org on the cluster's panel and waits for the answer. */
+async function setOrgAllowed(t, allowed) {
+  const panel = await openPanel(t);
+  const box = panel.getByRole('checkbox', { name: `Allow ${ORG}` });
+  await box.waitFor();
+  if ((await box.isChecked()) !== allowed) {
+    await box.click();
+    await t.page.waitForFunction(
+      ([label, want]) => {
+        const input = document.querySelector(`input[aria-label="${label}"]`);
+        return input && input.checked === want && !input.disabled;
+      },
+      [`Allow ${ORG}`, allowed],
+      { timeout: 15_000 },
+    );
+  }
+  return panel;
+}
+
+/** The card's row of the zone on the entity page. */
+async function zoneRow(t) {
+  await t.page.goto(`${t.baseUrl}/catalog/default/component/${ENTITY}`);
+  await signInIfAsked(t.page).catch(() => undefined);
+  const r = t.page.getByTestId(`zone-row-${ZONE}`);
+  await r.waitFor({ timeout: 30_000 });
+  return r;
+}
+
+module.exports = {
+  title: 'Zone placement',
+  steps: [
+    {
+      name: 'has the demo cluster registered (registers it when it is not there)',
+      async run(t) {
+        await openClusters(t);
+        if (!(await row(t.page, t.clusterName).count())) {
+          t.expect(
+            fs.existsSync(t.kubeconfigPath),
+            `no kubeconfig at ${t.kubeconfigPath}: is the local control plane up?`,
+          );
+          await t.page
+            .getByRole('button', { name: 'Register a workload cluster' })
+            .click();
+          const dialog = t.page.getByRole('dialog', {
+            name: 'Register a workload cluster',
+          });
+          await dialog
+            .getByRole('textbox', { name: 'Name' })
+            .fill(t.clusterName);
+          await dialog
+            .getByRole('textbox', { name: 'Kubeconfig' })
+            .fill(fs.readFileSync(t.kubeconfigPath, 'utf8'));
+          await dialog.getByTestId('kubeconfig-summary').waitFor();
+          await dialog.getByRole('button', { name: 'Register' }).click();
+          await dialog
+            .getByText(/^Registered\. Argo CD server/)
+            .waitFor({ timeout: t.registrationTimeoutMs });
+          await dialog.getByRole('button', { name: 'Close' }).click();
+          await dialog.waitFor({ state: 'detached' });
+        }
+        await row(t.page, t.clusterName)
+          .getByLabel(/^Registered: True/)
+          .waitFor({ timeout: t.registrationTimeoutMs });
+        await t.screenshot('registered');
+      },
+    },
+    {
+      name: `a platform admin ticks ${ORG} for the cluster under Orgs allowed`,
+      async run(t) {
+        const panel = await setOrgAllowed(t, false);
+        await panel.getByRole('checkbox', { name: `Allow ${ORG}` }).click();
+        await t.page.waitForFunction(
+          label => {
+            const input = document.querySelector(
+              `input[aria-label="${label}"]`,
+            );
+            return input && input.checked && !input.disabled;
+          },
+          `Allow ${ORG}`,
+          { timeout: 15_000 },
+        );
+        const zones = await panel
+          .getByRole('list', { name: 'Zones placed' })
+          .innerText();
+        t.expect(
+          zones.includes(ZONE),
+          `the panel's Zones placed does not list ${ZONE}: ${zones}`,
+        );
+        await t.screenshot('org-ticked');
+      },
+    },
+    {
+      name: `the ${ENTITY} entity page's card shows ${ZONE} on the cluster deciding Promotes`,
+      async run(t) {
+        const r = await zoneRow(t);
+        const decision = r.getByTestId(`decision-${ZONE}`);
+        await t.page.waitForFunction(
+          id =>
+            document.querySelector(`[data-testid="${id}"]`)?.innerText ===
+            'Promotes',
+          `decision-${ZONE}`,
+          { timeout: 15_000 },
+        );
+        t.expect(
+          (await decision.innerText()) === 'Promotes',
+          `decision reads ${await decision.innerText()}`,
+        );
+        const text = await r.innerText();
+        t.expect(
+          text.includes(t.clusterName),
+          `the row does not name ${t.clusterName}: ${text}`,
+        );
+        t.expect(
+          text.includes(
+            `registry/clusters/${t.clusterName}/components/product-${ZONE}.yaml`,
+          ),
+          `the row has no Application path: ${text}`,
+        );
+        await r.scrollIntoViewIfNeeded();
+        await t.screenshot('card-promotes');
+      },
+    },
+    {
+      name: 'unticking gives Fails with a reason that names the allowlist',
+      async run(t) {
+        await openClusters(t);
+        await setOrgAllowed(t, false);
+        await t.screenshot('org-unticked');
+        const r = await zoneRow(t);
+        await t.page.waitForFunction(
+          id =>
+            document.querySelector(`[data-testid="${id}"]`)?.innerText ===
+            'Fails',
+          `decision-${ZONE}`,
+          { timeout: 15_000 },
+        );
+        const text = await r.innerText();
+        t.expect(
+          /not on org \S+'s cluster allowlist/.test(text),
+          `the reason does not name the allowlist: ${text}`,
+        );
+        await r.scrollIntoViewIfNeeded();
+        await t.screenshot('card-fails');
+      },
+    },
+    {
+      name: 'removes the demo cluster again',
+      async run(t) {
+        await openClusters(t);
+        const panel = await openPanel(t);
+        await panel.getByRole('button', { name: 'Remove' }).click();
+        const confirm = t.page.getByRole('dialog', {
+          name: `Remove cluster ${t.clusterName}?`,
+        });
+        await confirm.getByRole('button', { name: 'Remove cluster' }).click();
+        await row(t.page, t.clusterName).waitFor({
+          state: 'detached',
+          timeout: 30_000,
+        });
+      },
+    },
+  ],
+};
