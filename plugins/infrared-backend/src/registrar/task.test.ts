@@ -110,6 +110,30 @@ describe('registerRegistrarTask', () => {
     expect(api.created).toEqual([]);
   });
 
+  it('finds the management cluster where the kube service does, and says why not as it does', async () => {
+    const { scheduler, scheduled } = fakeScheduler();
+    const register = (managementCluster: object) =>
+      registerRegistrarTask({
+        config: mockServices.rootConfig({
+          data: {
+            infrared: {
+              managementCluster,
+              registrar: { enabled: true },
+            },
+          },
+        }),
+        logger: mockServices.logger.mock(),
+        scheduler,
+        kubeConfig: false,
+        leaderElection: false,
+      });
+    const missing = '/nonexistent/infrared/management.kubeconfig';
+    await expect(register({ kubeconfigPath: missing })).rejects.toThrow(
+      `infrared.registrar is enabled but the management cluster's kubeconfig (${missing}) cannot be loaded: `,
+    );
+    expect(scheduled).toEqual([]);
+  });
+
   it('refuses invalid configuration at startup, naming the key, even when disabled', async () => {
     const { scheduler } = fakeScheduler();
     await expect(

@@ -5,10 +5,7 @@ import type {
   SchedulerService,
 } from '@backstage/backend-plugin-api';
 import {
-  isInCluster,
   KubeClient,
-  kubeConfigFromFile,
-  kubeConfigInCluster,
   KubeRegistrarApi,
   LEASE_DEFAULTS,
   LeaseElector,
@@ -23,11 +20,11 @@ import {
   type RegistrarOptions,
   type RegistrarPassReport,
 } from '@internal/plugin-infrared-node';
-import { readManagementClusterConfig } from '../config';
+import { createManagementClient } from '../kube';
 import { readRegistrarConfig } from './config';
 
 /** A kubeconfig as -node loads it (@kubernetes/client-node's KubeConfig). */
-type KubeConfig = ReturnType<typeof kubeConfigFromFile>;
+type KubeConfig = KubeClient['kubeConfig'];
 
 /** The scheduled task's id. */
 export const REGISTRAR_TASK_ID = 'infrared-registrar';
@@ -109,21 +106,6 @@ export function registrarLeaseName(
 /** Watch-driven in-process passes start at least this far apart (as the CLI's). */
 const MIN_WATCH_PASS_GAP_MS = 1_000;
 
-function defaultKubeConfig(config: RootConfigService): KubeConfig | undefined {
-  const { kubeconfigPath } = readManagementClusterConfig(config);
-  if (kubeconfigPath) return kubeConfigFromFile(kubeconfigPath);
-  if (isInCluster()) return kubeConfigInCluster();
-  return undefined;
-}
-
-function defaultClient(config: RootConfigService): KubeClient {
-  const kubeConfig = defaultKubeConfig(config);
-  if (kubeConfig) return new KubeClient(kubeConfig);
-  throw new Error(
-    'infrared.registrar is enabled but no management cluster is configured: set infrared.managementCluster.kubeconfigPath, or run the backend in a pod',
-  );
-}
-
 /**
  * Reads `infrared.registrar` (throws on invalid values, naming the key) and, when enabled,
  * schedules the registrar as a `scope: 'global'` task `infrared-registrar` every `interval`: one
@@ -141,7 +123,17 @@ export async function registerRegistrarTask(
     return undefined;
   }
   for (const w of warnings) logger.warn(w);
-  const client = deps.client ?? (deps.api ? undefined : defaultClient(config));
+  // The management cluster as the kube service finds it (createManagementClient), unless `api`
+  // replaces the API: the default client, and where the watches connect.
+  const configured = deps.api ? undefined : createManagementClient(config);
+  const configuredClient =
+    configured && 'client' in configured ? configured.client : undefined;
+  const client = deps.client ?? configuredClient;
+  if (!client && configured && 'unavailable' in configured) {
+    throw new Error(
+      `infrared.registrar is enabled but ${configured.unavailable}`,
+    );
+  }
   const api = deps.api ?? new KubeRegistrarApi(client!);
   const metrics = new RegistrarMetrics(deps.meter);
   const registrarLogger: RegistrarLogger = logger;
@@ -162,8 +154,7 @@ export async function registerRegistrarTask(
 
   let watchConfig: KubeConfig | undefined;
   if (deps.kubeConfig !== false) {
-    watchConfig =
-      deps.kubeConfig ?? (deps.api ? undefined : defaultKubeConfig(config));
+    watchConfig = deps.kubeConfig ?? configuredClient?.kubeConfig;
   }
 
   // Leader election (watch-driven passes only): the Lease holder passes in-process on a change;
