@@ -48,6 +48,20 @@ export {
 } from '@internal/plugin-infrared-node';
 export type { KubeAccess, KubeResponse } from '@internal/plugin-infrared-node';
 export { getTestControlPlane, uniqueName, STATE_ENV } from './testing';
+export { ensureTofu, tofuCacheDir, TOFU_VERSION } from './tofu';
+export {
+  NodeAgent,
+  startNodeAgent,
+  tofuImageMapping,
+  containerEnv,
+  expand,
+  imageName,
+  mapImage,
+  renderLog,
+  parseLog,
+  fallbackMessage,
+} from './nodeAgent';
+export type { NodeAgentOptions, ImageMapping } from './nodeAgent';
 export { rssBytes } from './processes';
 export { startPostgres, findPostgresBin } from './postgres';
 export type { LocalPostgres } from './postgres';

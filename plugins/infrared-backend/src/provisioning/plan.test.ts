@@ -73,6 +73,8 @@ function job(
       labels: {
         'infrared.darkshift.io/cluster': 'edge',
         'infrared.darkshift.io/cluster-uid': uid,
+        'infrared.darkshift.io/generation': /-(\d+)-\w+$/.exec(name)![1],
+        'infrared.darkshift.io/action': /-(\w+)$/.exec(name)![1],
       },
     },
     status: {
@@ -493,7 +495,43 @@ describe('planCluster: auto-registration after apply', () => {
       },
       status,
     };
-    expect(planCluster(next, observed, context)).toEqual({ actions: [] });
+    expect(planCluster(next, observed, context)).toEqual({
+      actions: [],
+      desired: status.provision,
+    });
+  });
+
+  it('registered before its status said Succeeded (the status write lost to the connection write): the next pass reports the apply Job', () => {
+    const { c, observed } = applied();
+    // status.provision still says Waiting for tofu-edge-2-apply; the Cluster is at generation 3
+    const next = {
+      ...c,
+      metadata: { ...c.metadata, generation: 3 },
+      spec: {
+        ...c.spec,
+        connection: {
+          kubeconfigSecretRef: {
+            name: 'cluster-edge-kubeconfig',
+            key: 'kubeconfig',
+          },
+        },
+      },
+    };
+    const plan = planCluster(next, observed, context);
+    expect(types(plan)).toEqual(['writeStatus']);
+    expect(written(plan)?.provision).toMatchObject({
+      job: 'tofu-edge-2-apply',
+      generation: 2,
+      action: 'apply',
+      phase: 'Succeeded',
+    });
+    expect(written(plan)?.conditions?.[0]).toMatchObject({
+      status: 'True',
+      reason: 'Applied',
+      message:
+        'Job tofu-edge-2-apply applied the template; its output kubeconfig registers the cluster (Secret cluster-edge-kubeconfig)',
+    });
+    expect(created(plan)).toEqual([]);
   });
 
   it('no such output: Provisioned True, the message says what to do', () => {

@@ -37,6 +37,7 @@ import {
   provisionStatusFromJob,
   setCondition,
   TOFU_JOB_LABELS,
+  TOFU_SPEC_HASH_ANNOTATION,
   tofuJob,
   type ConditionInput,
   type ObservedJob,
@@ -233,7 +234,12 @@ export function planCluster(
     return write(recorded, condition);
   };
 
-  const current = own.find(j => j.metadata.name === jobName);
+  // The Job to report: this generation's and action's, or, when the template and provision have
+  // not changed since (only the connection did), the one that ran them
+  let current = own.find(j => j.metadata.name === jobName);
+  if (!current && recorded && recorded.specHash === specHash) {
+    current = own.find(j => j.metadata.name === recorded.job && ours(j));
+  }
   if (current && !ours(current)) {
     return held(
       `the Job of that name belongs to an earlier Cluster named ${name}; waiting for Kubernetes to delete it`,
@@ -282,18 +288,24 @@ export function planCluster(
       : plan;
   }
 
-  // The Job of this generation and action exists: report it.
-  const pod = runs.podsByJob.get(jobName);
+  // The Job exists: report it, with its own action and generation.
+  const currentName = current.metadata.name;
+  const labels = current.metadata.labels ?? {};
+  const runAction = labels[TOFU_JOB_LABELS.action] ?? action;
+  const runGeneration = Number(
+    labels[TOFU_JOB_LABELS.generation] ?? generation,
+  );
+  const pod = runs.podsByJob.get(currentName);
   const phase = jobPhase(current, pod);
   const alreadyFinal =
-    recorded?.job === jobName &&
+    recorded?.job === currentName &&
     finished(recorded.phase) &&
     recorded.phase === phase;
   const needs: ProvisioningRead[] = [];
   if (finished(phase) && !alreadyFinal && reads === undefined) {
     if (credentialsSecret)
       needs.push({ type: 'credentials', namespace, secret: credentialsSecret });
-    if (phase === 'Succeeded' && action === 'plan' && pod)
+    if (phase === 'Succeeded' && runAction === 'plan' && pod)
       needs.push({
         type: 'log',
         namespace,
@@ -303,7 +315,7 @@ export function planCluster(
   }
   const wantsRegistration =
     phase === 'Succeeded' &&
-    action === 'apply' &&
+    runAction === 'apply' &&
     !cluster.spec.connection &&
     !!context.kubeconfigOutput;
   if (wantsRegistration && reads?.outputs === undefined)
@@ -321,17 +333,23 @@ export function planCluster(
   const desired = alreadyFinal
     ? { ...recorded! }
     : provisionStatusFromJob(current, {
-        action,
-        generation,
+        action: runAction,
+        generation: runGeneration,
         pod,
-        specHash,
+        specHash:
+          current.metadata.annotations?.[TOFU_SPEC_HASH_ANNOTATION] ?? specHash,
         summary,
         secrets: reads?.credentials ?? [],
       });
-  if (!alreadyFinal && action === 'plan' && phase === 'Succeeded' && !summary) {
+  if (
+    !alreadyFinal &&
+    runAction === 'plan' &&
+    phase === 'Succeeded' &&
+    !summary
+  ) {
     desired.message = 'plan: no summary in the log (see the log for the plan)';
   }
-  let condition = provisionedCondition(desired, generation);
+  let condition = provisionedCondition(desired, runGeneration);
   const actions: ProvisioningAction[] = [];
   const secretName = kubeconfigSecretName(name);
   const registered = `; its output ${context.kubeconfigOutput} registers the cluster (Secret ${secretName})`;
@@ -354,7 +372,7 @@ export function planCluster(
     }
   } else if (
     phase === 'Succeeded' &&
-    action === 'apply' &&
+    runAction === 'apply' &&
     context.kubeconfigOutput &&
     cluster.spec.connection?.kubeconfigSecretRef?.name === secretName
   ) {

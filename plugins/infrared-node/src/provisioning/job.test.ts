@@ -237,21 +237,21 @@ exit 0
     [
       'plan',
       [
-        'tofu plan -input=false -out=infrared.tfplan',
+        'tofu plan -input=false -no-color -out=infrared.tfplan',
         'tofu show -json infrared.tfplan',
         'tofu console',
       ],
     ],
-    ['apply', ['tofu apply -input=false -auto-approve']],
-    ['destroy', ['tofu destroy -input=false -auto-approve']],
+    ['apply', ['tofu apply -input=false -no-color -auto-approve']],
+    ['destroy', ['tofu destroy -input=false -no-color -auto-approve']],
   ])(
     '%s: init from the module, init with the backend, then %j',
     (action, commands) => {
       const { status, calls } = run(action);
       expect(status).toBe(0);
       expect(calls).toEqual([
-        'tofu init -input=false -backend=false -from-module=git::https://github.com/darkshiftio/infrared-iac-modules//aws/k3s-node?ref=v0.2.3',
-        'tofu init -input=false -reconfigure',
+        'tofu init -input=false -no-color -backend=false -from-module=git::https://github.com/darkshiftio/infrared-iac-modules//aws/k3s-node?ref=v0.2.3',
+        'tofu init -input=false -no-color -reconfigure',
         ...commands,
       ]);
     },
@@ -278,7 +278,7 @@ exit 0
     const { status, calls } = run('plan', { FAIL: '1' });
     expect(status).toBe(1);
     expect(calls[calls.length - 1]).toBe(
-      'tofu plan -input=false -out=infrared.tfplan',
+      'tofu plan -input=false -no-color -out=infrared.tfplan',
     );
   });
 

@@ -16,7 +16,7 @@ export const TOFU_SCRIPT = `set -eu
 work="$(mktemp -d)"
 cd "$work"
 echo "infrared: $INFRARED_ACTION of $INFRARED_MODULE_SOURCE"
-tofu init -input=false -backend=false -from-module="$INFRARED_MODULE_SOURCE"
+tofu init -input=false -no-color -backend=false -from-module="$INFRARED_MODULE_SOURCE"
 cat > infrared_backend_override.tf <<BACKEND
 terraform {
   backend "kubernetes" {
@@ -26,18 +26,18 @@ terraform {
   }
 }
 BACKEND
-tofu init -input=false -reconfigure
+tofu init -input=false -no-color -reconfigure
 case "$INFRARED_ACTION" in
   plan)
-    tofu plan -input=false -out=infrared.tfplan
+    tofu plan -input=false -no-color -out=infrared.tfplan
     tofu show -json infrared.tfplan > "$work/plan.json"
     mkdir "$work/summary"
     cd "$work/summary"
     printf '%s' "${PLAN_SUMMARY_MARKER}"
     echo 'jsonencode([for c in try(jsondecode(file("../plan.json")).resource_changes, []) : { address = c.address, actions = c.change.actions } if !contains(c.change.actions, "no-op") && !contains(c.change.actions, "read")])' | tofu console
     ;;
-  apply) tofu apply -input=false -auto-approve ;;
-  destroy) tofu destroy -input=false -auto-approve ;;
+  apply) tofu apply -input=false -no-color -auto-approve ;;
+  destroy) tofu destroy -input=false -no-color -auto-approve ;;
   *) echo "infrared: unknown action $INFRARED_ACTION" >&2; exit 2 ;;
 esac
 `;

@@ -266,6 +266,13 @@ describe('redact and tofuErrorMessage', () => {
       ]),
     ).toBe('key *** secret *** abc');
   });
+  it('drops terminal colours', () => {
+    expect(
+      tofuErrorMessage(
+        '\u001b[31m│\u001b[0m \u001b[0m\u001b[1m\u001b[31mError: \u001b[0mboom',
+      ),
+    ).toBe('Error: boom');
+  });
   it('keeps the Error lines without the box', () => {
     expect(
       tofuErrorMessage(

@@ -67,9 +67,15 @@ export function tail(text: string, max = 1024): string {
   return `…${nl >= 0 && nl < cut.length - 1 ? cut.slice(nl + 1) : cut}`;
 }
 
+/** Text without terminal colour codes (a module may print them whatever -no-color says). */
+export function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
+
 /** OpenTofu's error lines ("Error: ..." and what follows), without its box drawing. */
 export function tofuErrorMessage(text: string): string {
-  const lines = text
+  const lines = stripAnsi(text)
     .split('\n')
     .map(l => l.replace(/^[\s│╷╵]+/u, '').trimEnd());
   const first = lines.findIndex(l => l.startsWith('Error: '));
