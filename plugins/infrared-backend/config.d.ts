@@ -82,6 +82,66 @@ export interface Config {
           };
     };
 
+    /**
+     * Clusters built with OpenTofu (issue 14): a Cluster with spec.template and spec.provision gets
+     * one Job `tofu-<cluster>-<generation>-<action>` in namespace infrared per generation and
+     * action, run by the global scheduled task `infrared-provisioning`.
+     */
+    provisioning?: {
+      /** Run the OpenTofu Jobs of built Clusters and offer the provisioning routes. Default true. */
+      enabled?: boolean;
+      /**
+       * Time between passes, e.g. `15s`, an ISO duration or `{ seconds: 15 }`. Default 15 s. An API
+       * write (POST /v1/clusters with a template, the action route) runs a pass at once.
+       */
+      interval?:
+        | string
+        | {
+            milliseconds?: number;
+            seconds?: number;
+            minutes?: number;
+            hours?: number;
+          };
+      /**
+       * The cluster templates the API (POST /v1/clusters with `template`) and the register form
+       * offer; a request naming another module and version is refused. None by default.
+       */
+      templates?: Array<{
+        /** The module path, e.g. aws/k3s-node (`template.module`). */
+        module: string;
+        /** The tag, e.g. v0.2.3 (`template.version`); the default source uses it as `?ref=`. */
+        version?: string;
+        /** What the form shows. Default the module. */
+        title?: string;
+        description?: string;
+        /**
+         * The module source when the Cluster's provision.source is empty, instead of
+         * git::https://github.com/darkshiftio/infrared-iac-modules//<module>?ref=<version>. A path
+         * starting with ./ or ../ is relative to the repository root.
+         */
+        source?: string;
+        /** The module's inputs: checked on every request; a variable without default is required. */
+        variables?: Array<{
+          name: string;
+          /** Checked as such; the value is still sent as a string (TF_VAR_<name>). Default string. */
+          type?: 'string' | 'number' | 'bool' | 'list' | 'map' | 'object';
+          title?: string;
+          description?: string;
+          default?: string;
+        }>;
+      }>;
+      /** Auto-registration after a successful apply. */
+      autoRegister?: {
+        /** Default true. */
+        enabled?: boolean;
+        /**
+         * The module output holding the built cluster's kubeconfig, read from the state Secret
+         * tfstate-default-cluster-<name>. Default kubeconfig.
+         */
+        output?: string;
+      };
+    };
+
     // ---------------------------------------------------------------------------------------------
     // registrar: child-cluster registrar (issue 6), owned by plugins/infrared-backend/src/registrar
     // ---------------------------------------------------------------------------------------------
