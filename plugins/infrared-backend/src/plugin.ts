@@ -54,6 +54,7 @@ export const infraredPlugin = createBackendPlugin({
         permissionsRegistry: coreServices.permissionsRegistry,
         auditor: coreServices.auditor,
         scheduler: coreServices.scheduler,
+        lifecycle: coreServices.lifecycle,
         kube: infraredKubeServiceRef,
       },
       async init(deps) {
@@ -65,6 +66,8 @@ export const infraredPlugin = createBackendPlugin({
           logger,
           scheduler,
           client: kube.management?.client,
+          // stops the watches and releases the registrar's Lease on shutdown
+          lifecycle: deps.lifecycle,
         });
 
         let clusters: ClusterService | undefined;
