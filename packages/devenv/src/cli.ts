@@ -11,15 +11,21 @@ import {
 } from './controlPlane';
 import { setUpDemo } from './demo';
 import { setUpPlacementDemo } from './demoPlacement';
-import { installCrds } from './helpers';
-import { rssBytes } from './processes';
+import { ensureNamespace, installCrds } from './helpers';
+import { NodeAgent, tofuImageMapping } from './nodeAgent';
+import { isRunning, rssBytes, startProcess } from './processes';
+import { ensureTofu, tofuCacheDir } from './tofu';
 
-const USAGE = `usage: devenv <up|down|status|build> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
+const USAGE = `usage: devenv <up|down|status|build|tofu|node-agent> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
 
-  up      start etcd + kube-apiservers (+ kube-controller-manager on the first cluster), detached
-  down    stop them by PID
-  status  say whether they run (exit 0 up, 1 unhealthy, 3 not running)
-  build   only find or build the binaries
+  up          start etcd + kube-apiservers (+ kube-controller-manager on the first cluster), detached;
+              the demo environment also starts a node agent on management when tofu is built
+  down        stop them by PID
+  status      say whether they run (exit 0 up, 1 unhealthy, 3 not running)
+  build       only find or build the binaries
+  tofu        find or build tofu (from Go modules, once)
+  node-agent  run a node agent in the foreground on --cluster (default the first) of the control
+              plane (--name, default devenv-node; --selector <labels> of the Pods it takes; --data-dir)
 
 Without --state: the demo environment (clusters management and edge-demo, and on management the
 k3k-style child cluster sandbox for the registrar) under <repo>/.data/devenv/.
@@ -67,6 +73,7 @@ async function up(flags: Record<string, string>) {
       const cp = openControlPlane(statePath);
       await installProjectCrds(cp.clusters[0]);
       if (demo) await demoSetup(cp, dataDir!);
+      if (demo) await demoNodeAgent(cp, statePath, dataDir!);
       printClusters(statePath, dataDir);
       return;
     }
@@ -89,12 +96,83 @@ async function up(flags: Record<string, string>) {
   });
   await installProjectCrds(cp.clusters[0]);
   if (demo) await demoSetup(cp, dataDir!);
+  if (demo) await demoNodeAgent(cp, statePath, dataDir!);
   say(
     `devenv: up in ${((Date.now() - started) / 1000).toFixed(
       1,
     )}s (state ${statePath})`,
   );
   printClusters(statePath, dataDir);
+}
+
+/**
+ * The demo's node agent: runs the OpenTofu Jobs of clusters built from the portal as local
+ * processes. Started detached (recorded in the state, stopped by `down`) when tofu is built; else
+ * says how to build it.
+ */
+async function demoNodeAgent(
+  cp: ControlPlane,
+  statePath: string,
+  dataDir: string,
+) {
+  const state = cp.state;
+  if (state.processes.some(p => p.name === 'node-agent' && isRunning(p)))
+    return;
+  const tofu = path.join(tofuCacheDir(), 'bin', 'tofu');
+  if (!process.env.INFRARED_TOFU && !fs.existsSync(tofu)) {
+    say(
+      'devenv: no node agent: tofu is not built yet (`devenv tofu` builds it from Go modules, about 9 minutes; the next `devenv up` starts the agent). Until then, Clusters built with OpenTofu wait for their Jobs.',
+    );
+    return;
+  }
+  if (process.getuid?.() !== 0) {
+    say('devenv: no node agent: it needs root (a mount namespace per Pod)');
+    return;
+  }
+  // eslint-disable-next-line no-restricted-syntax -- this package runs from source, it is never bundled
+  const cli = path.resolve(__dirname, '..', 'bin', 'devenv.js');
+  const agent = startProcess(
+    'node-agent',
+    process.execPath,
+    [
+      cli,
+      'node-agent',
+      '--state',
+      statePath,
+      '--data-dir',
+      path.join(dataDir, 'node-agent'),
+    ],
+    path.join(state.baseDir, 'logs', 'node-agent.log'),
+  );
+  state.processes.push(agent);
+  fs.writeFileSync(statePath, JSON.stringify(state, null, 2));
+  say(
+    `devenv: node agent devenv-node started on ${cp.clusters[0].name} (log ${agent.log})`,
+  );
+}
+
+/** `devenv node-agent`: a node agent in the foreground, until SIGTERM. */
+async function nodeAgent(statePath: string, flags: Record<string, string>) {
+  const cp = openControlPlane(statePath);
+  const cluster = flags.cluster ? cp.cluster(flags.cluster) : cp.clusters[0];
+  const tofu = ensureTofu({ log: say }).bin;
+  await ensureNamespace(cluster, 'kube-node-lease');
+  const agent = new NodeAgent({
+    kubeconfig: cluster.kubeconfig,
+    nodeName: flags.name ?? 'devenv-node',
+    selector: flags.selector,
+    images: [tofuImageMapping(tofu)],
+    dataDir: path.resolve(
+      flags['data-dir'] ?? path.join(cp.state.baseDir, 'node-agent'),
+    ),
+    log: say,
+  });
+  await agent.start();
+  await new Promise<void>(resolve => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await agent.stop();
 }
 
 /** The demo's namespaces, Nodes, kubeconfig files and child cluster (demo.ts), reusing what is there. */
@@ -174,6 +252,10 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'build':
       return say(`devenv: binaries in ${ensureBinaries().dir}`);
+    case 'tofu':
+      return say(`devenv: tofu at ${ensureTofu({ log: say }).bin}`);
+    case 'node-agent':
+      return nodeAgent(statePath, flags);
     default:
       say(USAGE);
       process.exitCode = cmd ? 2 : 0;

@@ -353,8 +353,11 @@ export function openControlPlane(statePath: string): ControlPlane {
 export async function isHealthy(statePath: string): Promise<boolean> {
   try {
     const cp = openControlPlane(statePath);
-    if (!cp.state.processes.filter(p => p.name !== 'watchdog').every(isRunning))
-      return false;
+    // the node agent is not part of the control plane: `devenv up` starts it again when it is gone
+    const parts = cp.state.processes.filter(
+      p => p.name !== 'watchdog' && p.name !== 'node-agent',
+    );
+    if (!parts.every(isRunning)) return false;
     const answers = await Promise.all(
       cp.clusters.map(c =>
         cp

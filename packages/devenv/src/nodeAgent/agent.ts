@@ -427,6 +427,7 @@ export class NodeAgent {
       HOME: path.join(podDir, 'home'),
       TMPDIR: path.join(podDir, 'tmp'),
       HOSTNAME: name,
+      ...mapping.env,
       ...env,
     };
     const cwd =

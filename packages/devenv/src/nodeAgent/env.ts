@@ -204,6 +204,8 @@ export interface ImageMapping {
   path: string[];
   /** The image's entrypoint, used when the container names no command. */
   entrypoint?: string[];
+  /** The image's environment (its ENV lines): under the container's own variables. */
+  env?: Record<string, string>;
 }
 
 /** The repository's last path segment of an image reference (no registry, tag or digest). */

@@ -11,12 +11,25 @@ export type { NodeAgentOptions } from './agent';
 export * from './env';
 export * from './logs';
 
-/** The image mapping of devenv: `opentofu` images run the local tofu (with node on PATH). */
+/**
+ * The image mapping of devenv: `opentofu` images run the local tofu, with node on PATH and the
+ * devenv binaries' cache in the environment.
+ */
 export function tofuImageMapping(tofuBin: string): ImageMapping {
+  // the image's environment on this node: where devenv's binaries are, so that a module that
+  // starts a cluster through devenv (the demo template) finds them instead of building them again
+  const env: Record<string, string> = {
+    XDG_CACHE_HOME:
+      process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
+  };
+  for (const key of ['INFRARED_KUBE_ASSETS', 'KUBEBUILDER_ASSETS']) {
+    if (process.env[key]) env[key] = process.env[key]!;
+  }
   return {
     name: 'opentofu',
     path: [path.dirname(tofuBin), path.dirname(process.execPath)],
     entrypoint: ['tofu'],
+    env,
   };
 }
 

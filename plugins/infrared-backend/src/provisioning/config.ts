@@ -24,8 +24,9 @@ export interface ProvisioningConfig {
 }
 
 /**
- * Reads `infrared.provisioning`. A template's `source` that is a relative path is resolved against
- * `rootDir` (the repository root), so the demo module in the repository works from any directory.
+ * Reads `infrared.provisioning`. A template's `source`, and a variable's `default`, that start with
+ * `./` or `../` are paths in the repository: resolved against `rootDir` (the repository root), so
+ * the demo template works from any directory.
  */
 export function readProvisioningConfig(
   config: Config,
@@ -43,12 +44,17 @@ export function readProvisioningConfig(
             `infrared.provisioning.templates[${i}].variables[${j}].type must be string, number, bool, list, map or object, not ${type}`,
           );
         }
+        let value = v.getOptionalString('default');
+        // a path in this repository (the demo template's devenv CLI and data folder)
+        if (value && rootDir && /^\.\.?\//.test(value)) {
+          value = path.resolve(rootDir, value);
+        }
         return {
           name: v.getString('name'),
           type,
           title: v.getOptionalString('title'),
           description: v.getOptionalString('description'),
-          default: v.getOptionalString('default'),
+          default: value,
         };
       },
     );

@@ -1,0 +1,251 @@
+/*
+ * The demo template (examples/tofu/demo-cluster) through the whole plugin, for real: POST
+ * /v1/clusters with the template -> a plan Job -> its summary and log in the API -> apply with the
+ * billable acknowledgement -> the module starts another local API server through devenv and
+ * outputs its kubeconfig -> auto-registration -> Connected and Registered -> destroy stops it. On
+ * the devenv control plane with its node agent and a real tofu, the backend as the deploy/rbac
+ * ServiceAccount, the local gitops publisher.
+ */
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import {
+  eventually,
+  getTestControlPlane,
+  KubeClient as AdminClient,
+  startNodeAgent,
+  stopControlPlane,
+  uniqueName,
+} from '@internal/devenv';
+import type { ClusterView } from '@internal/plugin-infrared-common';
+import {
+  KubeClient,
+  KubeClusterProber,
+  kubeConfigFromText,
+  managementApi,
+  RequestCounter,
+} from '@internal/plugin-infrared-node';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
+import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
+import { infraredKubeServiceFactory } from '../kube';
+import {
+  CLUSTERS_RECONCILE_TASK_ID,
+  infraredPlugin,
+  PROVISIONING_TASK_ID,
+} from '../plugin';
+import { applyTofuRbac } from './__testUtils__/tofuRbac';
+
+jest.setTimeout(20 * 60_000);
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const cp = getTestControlPlane();
+const management = cp.cluster('management');
+
+describe('the demo template, from the API to Registered and back', () => {
+  const name = uniqueName('demo');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-demo-'));
+  const scheduler = new SerialScheduler();
+  let server: any;
+  let agent: Awaited<ReturnType<typeof startNodeAgent>>;
+
+  const send = (
+    method: 'get' | 'post' | 'put' | 'delete',
+    url: string,
+    body?: object,
+  ) => {
+    const req = request(server)
+      [method](`/api/infrared${url}`)
+      .set('Authorization', mockCredentials.user.header());
+    return body ? req.send(body) : req;
+  };
+  const view = async (): Promise<ClusterView> =>
+    (await send('get', `/v1/clusters/${name}`)).body;
+  const passes = async () => {
+    await scheduler.triggerTask(PROVISIONING_TASK_ID);
+    await scheduler.triggerTask(CLUSTERS_RECONCILE_TASK_ID);
+  };
+  const until = (check: (v: ClusterView) => boolean) =>
+    eventually(
+      async () => {
+        await passes();
+        const v = await view();
+        return check(v) && v;
+      },
+      240_000,
+      500,
+    );
+
+  beforeAll(async () => {
+    const backendKubeconfig = await prepareManagementCluster(management);
+    await applyTofuRbac(management);
+    agent = await startNodeAgent({
+      cluster: management,
+      nodeName: uniqueName('demo-node'),
+      selector: `app.kubernetes.io/name=infrared-tofu,infrared.darkshift.io/cluster=${name}`,
+    });
+    const client = new KubeClient(kubeConfigFromText(backendKubeconfig));
+    ({ server } = await startTestBackend({
+      features: [
+        infraredPlugin,
+        scheduler.factory(),
+        infraredKubeServiceFactory({
+          management: {
+            api: managementApi(client),
+            prober: new KubeClusterProber(client),
+            probeCounter: new RequestCounter(),
+            server: client.server,
+            client,
+          },
+        }),
+        mockServices.rootConfig.factory({
+          data: {
+            infrared: {
+              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
+              provisioning: {
+                templates: [
+                  {
+                    module: 'local/demo-cluster',
+                    title: 'Demo cluster',
+                    source: path.join(ROOT, 'examples/tofu/demo-cluster'),
+                    variables: [
+                      { name: 'name' },
+                      {
+                        name: 'devenv_cli',
+                        default: path.join(
+                          ROOT,
+                          'packages/devenv/bin/devenv.js',
+                        ),
+                      },
+                      { name: 'data_dir', default: path.join(tmp, 'clusters') },
+                    ],
+                  },
+                ],
+              },
+            },
+          },
+        }),
+      ],
+    }));
+    await passes();
+  });
+
+  afterAll(async () => {
+    const state = path.join(tmp, 'clusters', name, 'state.json');
+    if (fs.existsSync(state)) {
+      // a failed run leaves its API server: stop it as destroy would
+      await stopControlPlane(state).catch(() => undefined);
+    }
+    await AdminClient.fromKubeconfig(management.kubeconfig).request(
+      'DELETE',
+      `/apis/infrared.darkshift.io/v1alpha1/clusters/${name}`,
+    );
+    await agent?.stop();
+    scheduler.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('plan, apply with the acknowledgement, Registered, then destroy', async () => {
+    const templates = await send('get', '/v1/provisioning/templates');
+    expect(templates.body.items.map((t: any) => t.module)).toEqual([
+      'local/demo-cluster',
+    ]);
+
+    const created = await send('post', '/v1/clusters', {
+      name,
+      flavor: 'k3s',
+      provider: 'local',
+      region: 'local',
+      template: { module: 'local/demo-cluster' },
+      provision: { variables: { name } },
+    });
+    expect(created.status).toBe(201);
+
+    let v = await until(x => x.provision?.status?.phase === 'Succeeded');
+    expect(v.provision?.status).toMatchObject({
+      action: 'plan',
+      job: `tofu-${name}-1-plan`,
+      summary: {
+        add: 1,
+        change: 0,
+        destroy: 0,
+        resources: [{ address: 'terraform_data.cluster', actions: ['create'] }],
+      },
+    });
+    const log = await send('get', `/v1/clusters/${name}/provision/log`);
+    expect(log.body.log).toMatch(/Plan: 1 to add, 0 to change, 0 to destroy/);
+
+    expect(
+      (
+        await send('put', `/v1/clusters/${name}/provision/action`, {
+          action: 'apply',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await send('put', `/v1/clusters/${name}/provision/action`, {
+          action: 'apply',
+          acknowledgeBillable: true,
+        })
+      ).status,
+    ).toBe(200);
+
+    v = await until(
+      x =>
+        x.conditions.some(
+          c => c.type === 'Registered' && c.status === 'True',
+        ) && x.provision?.status?.phase === 'Succeeded',
+    );
+    expect(v.connection).toBe('kubeconfig');
+    expect(v.provision?.status).toMatchObject({
+      action: 'apply',
+      phase: 'Succeeded',
+    });
+    expect(v.conditions.find(c => c.type === 'Connected')).toMatchObject({
+      status: 'True',
+    });
+    expect(v.conditions.find(c => c.type === 'Provisioned')).toMatchObject({
+      status: 'True',
+      reason: 'Applied',
+    });
+    const built = JSON.parse(
+      fs.readFileSync(path.join(tmp, 'clusters', name, 'state.json'), 'utf8'),
+    );
+    expect(v.argoServer).toBe(built.clusters[0].server);
+    const builtKubeconfig = fs.readFileSync(
+      built.clusters[0].kubeconfigPath,
+      'utf8',
+    );
+
+    expect(
+      (
+        await send('put', `/v1/clusters/${name}/provision/action`, {
+          action: 'destroy',
+          acknowledgeBillable: true,
+        })
+      ).status,
+    ).toBe(200);
+    v = await until(
+      x =>
+        x.provision?.status?.action === 'destroy' &&
+        x.provision.status.phase === 'Succeeded',
+    );
+    expect(v.conditions.find(c => c.type === 'Provisioned')).toMatchObject({
+      status: 'False',
+      reason: 'Destroyed',
+    });
+    // the demo's API server is gone
+    const gone = await AdminClient.fromKubeconfig(builtKubeconfig)
+      .request('GET', '/readyz', undefined, undefined, 2000)
+      .then(() => false)
+      .catch(() => true);
+    expect(gone).toBe(true);
+    expect((await send('delete', `/v1/clusters/${name}`)).status).toBe(204);
+  });
+});
