@@ -11,6 +11,7 @@ import type {
 import type { Allowance } from '../../hooks/useClusterPermissions';
 import type { ClusterPlacement } from '../../lib/clusterPlacement';
 import { OrgsAllowed, ZonesPlaced } from '../ClusterPlacement';
+import { ProvisionSection } from '../ProvisionSection';
 import { RemoveClusterSection } from '../RemoveCluster';
 import { ClusterFacts } from './ClusterFacts';
 import { ConditionsTable } from './ConditionsTable';
@@ -75,6 +76,14 @@ export const ClusterPanel = ({
         <Box my={2}>
           <Divider />
         </Box>
+        {cluster.template && (
+          <>
+            <ProvisionSection cluster={cluster} />
+            <Box my={2}>
+              <Divider />
+            </Box>
+          </>
+        )}
         <Typography variant="h6" component="h3">
           Zones placed
         </Typography>

@@ -1,0 +1,167 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import type { ClusterView } from '@internal/plugin-infrared-common';
+import { BASE, setUpFakeApi } from '../../__testUtils__/fakeApi';
+import { registered } from '../../__testUtils__/fixtures';
+import { renderPage } from '../../__testUtils__/renderPage';
+
+jest.setTimeout(30_000);
+
+const { server, state } = setUpFakeApi();
+
+const planned = (action: 'plan' | 'apply' = 'plan'): ClusterView =>
+  registered('built-1', {
+    connection: 'none',
+    conditions: [],
+    template: { module: 'local/demo-cluster', version: 'v1' },
+    provision: {
+      action,
+      variables: { name: 'built-1' },
+      status: {
+        action: 'plan',
+        generation: 1,
+        job: 'tofu-built-1-1-plan',
+        phase: 'Succeeded',
+        message: 'plan: 1 to add, 0 to change, 0 to destroy',
+        summary: {
+          add: 1,
+          change: 0,
+          destroy: 0,
+          resources: [
+            { address: 'terraform_data.cluster', actions: ['create'] },
+          ],
+        },
+      },
+    },
+  });
+
+async function openBuild(name: string) {
+  await userEvent.click(
+    await screen.findByRole('button', { name: `Open cluster ${name}` }),
+  );
+  const panel = within(
+    await screen.findByRole('region', { name: `Cluster ${name}` }),
+  );
+  return within(panel.getByRole('group', { name: 'Build with OpenTofu' }));
+}
+
+describe("the cluster panel's Build with OpenTofu", () => {
+  it('shows the last Job, the plan summary and its resources, and the log', async () => {
+    state.clusters = [planned()];
+    const logs: string[] = [];
+    server.use(
+      http.get(`${BASE}/v1/clusters/:name/provision/log`, ({ params }) => {
+        logs.push(String(params.name));
+        return HttpResponse.json({
+          job: 'tofu-built-1-1-plan',
+          log: 'Plan: 1 to add, 0 to change, 0 to destroy.\n',
+        });
+      }),
+    );
+    renderPage();
+    const build = await openBuild('built-1');
+    expect(build.getByTestId('provision-status')).toHaveTextContent(
+      'Job tofu-built-1-1-plan (plan, generation 1): Succeeded',
+    );
+    expect(build.getByTestId('plan-summary')).toHaveTextContent(
+      'Plan: 1 to add, 0 to change, 0 to destroy',
+    );
+    expect(build.getByTestId('plan-summary')).toHaveTextContent(
+      'terraform_data.cluster create',
+    );
+    await userEvent.click(build.getByRole('button', { name: 'Show log' }));
+    expect(await build.findByLabelText('OpenTofu log')).toHaveTextContent(
+      'Plan: 1 to add, 0 to change, 0 to destroy.',
+    );
+    expect(logs).toEqual(['built-1']);
+  });
+
+  it('Apply says it is billable and sends the acknowledgement only once it is ticked', async () => {
+    state.clusters = [planned()];
+    const bodies: unknown[] = [];
+    server.use(
+      http.put(
+        `${BASE}/v1/clusters/:name/provision/action`,
+        async ({ request }) => {
+          const body = await request.json();
+          bodies.push(body);
+          return HttpResponse.json(planned('apply'));
+        },
+      ),
+    );
+    renderPage();
+    const build = await openBuild('built-1');
+    await userEvent.click(build.getByRole('button', { name: 'Apply' }));
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Apply built-1?' }),
+    );
+    expect(dialog.getByTestId('billable-caution')).toHaveTextContent(
+      'Apply creates billable resources: it creates real cloud resources in the account the credentials belong to, and they cost money until you destroy them.',
+    );
+    const apply = dialog.getByRole('button', { name: 'Apply' });
+    expect(apply).toBeDisabled();
+    await userEvent.click(
+      dialog.getByRole('checkbox', {
+        name: 'I understand that apply creates billable resources',
+      }),
+    );
+    await userEvent.click(apply);
+    await waitFor(() =>
+      expect(bodies).toEqual([{ action: 'apply', acknowledgeBillable: true }]),
+    );
+  });
+
+  it('Destroy needs the cluster name typed', async () => {
+    state.clusters = [planned('apply')];
+    const bodies: unknown[] = [];
+    server.use(
+      http.put(
+        `${BASE}/v1/clusters/:name/provision/action`,
+        async ({ request }) => {
+          bodies.push(await request.json());
+          return HttpResponse.json(planned('apply'));
+        },
+      ),
+    );
+    renderPage();
+    const build = await openBuild('built-1');
+    await userEvent.click(build.getByRole('button', { name: 'Destroy' }));
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Destroy built-1?' }),
+    );
+    const destroy = dialog.getByRole('button', { name: 'Destroy' });
+    await userEvent.type(
+      dialog.getByLabelText('Type the cluster name to destroy it'),
+      'built-2',
+    );
+    expect(destroy).toBeDisabled();
+    await userEvent.clear(
+      dialog.getByLabelText('Type the cluster name to destroy it'),
+    );
+    await userEvent.type(
+      dialog.getByLabelText('Type the cluster name to destroy it'),
+      'built-1',
+    );
+    await userEvent.click(destroy);
+    await waitFor(() =>
+      expect(bodies).toEqual([
+        { action: 'destroy', acknowledgeBillable: true },
+      ]),
+    );
+  });
+
+  it('a registered cluster has no Build section', async () => {
+    state.clusters = [registered('plain-1')];
+    renderPage();
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Open cluster plain-1' }),
+    );
+    const panel = within(
+      await screen.findByRole('region', { name: 'Cluster plain-1' }),
+    );
+    expect(
+      panel.queryByRole('group', { name: 'Build with OpenTofu' }),
+    ).toBeNull();
+  });
+});

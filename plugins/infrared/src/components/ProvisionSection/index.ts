@@ -1,0 +1,2 @@
+export { ProvisionSection, summaryText } from './ProvisionSection';
+export type { ProvisionSectionProps } from './ProvisionSection';
