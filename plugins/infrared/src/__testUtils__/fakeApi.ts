@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type {
+  ClusterTemplate,
   ClusterView,
   OrganizationView,
   ProductPlacementView,
@@ -45,6 +46,8 @@ function freshState() {
     allowlistFailure: undefined as
       | undefined
       | { status: number; body: unknown },
+    /** The cluster templates (GET /v1/provisioning/templates; not recorded in `requests`). */
+    templates: [] as ClusterTemplate[],
   };
 }
 
@@ -170,6 +173,9 @@ export function createFakeApi() {
         state.onSetZoneCluster?.(key, String(params.zone), body.cluster);
         return HttpResponse.json(state.placements[key]);
       },
+    ),
+    http.get(`${BASE}/v1/provisioning/templates`, () =>
+      HttpResponse.json({ items: state.templates }),
     ),
     http.delete(`${BASE}/v1/clusters/:name`, ({ params }) => {
       state.requests.push({

@@ -1,6 +1,7 @@
 import {
   ClusterFlavor,
   ClusterProvider,
+  ClusterTemplate,
   FieldError,
   inspectKubeconfig,
   KubeconfigInspection,
@@ -8,7 +9,7 @@ import {
   validateRegisterClusterRequest,
 } from '@internal/plugin-infrared-common';
 
-export type ConnectionChoice = 'kubeconfig' | 'inCluster';
+export type ConnectionChoice = 'kubeconfig' | 'inCluster' | 'build';
 
 /** What the register form holds. The kubeconfig lives here and in the POST body only. */
 export interface RegisterFormValues {
@@ -19,6 +20,12 @@ export interface RegisterFormValues {
   provider: ClusterProvider | '';
   region: string;
   server: string;
+  /** Build with OpenTofu: the template, as `module` or `module@version`. */
+  template: string;
+  /** Build with OpenTofu: the template's variables as typed (empty ones are left out). */
+  variables: Record<string, string>;
+  /** Build with OpenTofu: the credentials Secret's name in namespace infrared (optional). */
+  credentialsSecret: string;
 }
 
 export const EMPTY_FORM: RegisterFormValues = {
@@ -29,7 +36,14 @@ export const EMPTY_FORM: RegisterFormValues = {
   provider: '',
   region: '',
   server: '',
+  template: '',
+  variables: {},
+  credentialsSecret: '',
 };
+
+/** How the form names a template. */
+export const templateKey = (t: Pick<ClusterTemplate, 'module' | 'version'>) =>
+  t.version ? `${t.module}@${t.version}` : t.module;
 
 export type FormField =
   | 'name'
@@ -38,14 +52,40 @@ export type FormField =
   | 'provider'
   | 'region'
   | 'server'
+  | 'template'
+  | 'provision'
   | 'form';
 
 /** The body of POST /v1/clusters the form stands for: empty optional fields are left out. */
 export function requestBody(
   values: RegisterFormValues,
+  templates: readonly ClusterTemplate[] = [],
 ): Record<string, unknown> {
   const body: Record<string, unknown> = { name: values.name };
-  if (values.connection === 'inCluster') body.inCluster = true;
+  if (values.connection === 'build') {
+    const template = templates.find(t => templateKey(t) === values.template);
+    body.template = template
+      ? {
+          module: template.module,
+          ...(template.version ? { version: template.version } : {}),
+        }
+      : { module: values.template };
+    const variables: Record<string, string> = {};
+    for (const [key, value] of Object.entries(values.variables)) {
+      if (value !== '') variables[key] = value;
+    }
+    // a template variable called name is the cluster's name unless typed otherwise
+    if (template?.variables.some(v => v.name === 'name') && !variables.name) {
+      variables.name = values.name;
+    }
+    const provision: Record<string, unknown> = { variables };
+    if (values.credentialsSecret.trim()) {
+      provision.credentialsSecretRef = {
+        name: values.credentialsSecret.trim(),
+      };
+    }
+    body.provision = provision;
+  } else if (values.connection === 'inCluster') body.inCluster = true;
   else body.kubeconfig = values.kubeconfig;
   for (const key of ['flavor', 'provider', 'region'] as const) {
     if (values[key].trim()) body[key] = values[key].trim();
@@ -67,6 +107,8 @@ export function formFieldOf(field: string): FormField {
     'provider',
     'region',
     'server',
+    'template',
+    'provision',
   ];
   return (known as string[]).includes(head) ? (head as FormField) : 'form';
 }
@@ -96,8 +138,12 @@ export interface RegisterFormCheck {
  */
 export function checkRegisterForm(
   values: RegisterFormValues,
+  templates: readonly ClusterTemplate[] = [],
 ): RegisterFormCheck {
-  const result = validateRegisterClusterRequest(requestBody(values));
+  const result = validateRegisterClusterRequest(
+    requestBody(values, templates),
+    { templates },
+  );
   let kubeconfig: KubeconfigInspection | undefined;
   if (values.connection === 'kubeconfig' && values.kubeconfig.trim()) {
     kubeconfig =

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import Button from '@material-ui/core/Button';
 import CircularProgress from '@material-ui/core/CircularProgress';
 import Dialog from '@material-ui/core/Dialog';
@@ -8,6 +8,7 @@ import DialogTitle from '@material-ui/core/DialogTitle';
 import Alert from '@material-ui/lab/Alert';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
+  ClusterTemplate,
   ClusterView,
   InfraredApiError,
 } from '@internal/plugin-infrared-common';
@@ -49,7 +50,22 @@ export const RegisterClusterDialog = ({
   const [submitError, setSubmitError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
   const [created, setCreated] = useState<ClusterView>();
-  const check = useMemo(() => checkRegisterForm(values), [values]);
+  const [templates, setTemplates] = useState<ClusterTemplate[]>();
+  const [templatesError, setTemplatesError] = useState<string>();
+  useEffect(() => {
+    let live = true;
+    api
+      .listClusterTemplates()
+      .then(items => live && setTemplates(items as ClusterTemplate[]))
+      .catch(e => live && setTemplatesError((e as Error).message));
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  const check = useMemo(
+    () => checkRegisterForm(values, templates ?? []),
+    [values, templates],
+  );
 
   const change = (next: RegisterFormValues) => {
     setValues(next);
@@ -109,6 +125,8 @@ export const RegisterClusterDialog = ({
               onTouch={field => setTouched(t => ({ ...t, [field]: true }))}
               serverErrors={serverErrors}
               disabled={submitting}
+              templates={templates}
+              templatesError={templatesError}
             />
             {submitError && (
               <Alert severity="error" style={{ marginTop: 16 }}>

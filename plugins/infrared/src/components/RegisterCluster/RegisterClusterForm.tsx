@@ -11,6 +11,7 @@ import {
   CLUSTER_FLAVORS,
   CLUSTER_NAME_MAX_LENGTH,
   CLUSTER_PROVIDERS,
+  ClusterTemplate,
   FieldError,
   IN_CLUSTER_SERVER,
 } from '@internal/plugin-infrared-common';
@@ -19,6 +20,7 @@ import type {
   RegisterFormCheck,
   RegisterFormValues,
 } from '../../lib/registerForm';
+import { BuildInputs } from './BuildInputs';
 import { KubeconfigInput } from './KubeconfigInput';
 
 export interface RegisterClusterFormProps {
@@ -31,6 +33,9 @@ export interface RegisterClusterFormProps {
   /** Errors the server returned for the last submit, by field. */
   serverErrors: RegisterFormCheck['errors'];
   disabled?: boolean;
+  /** The cluster templates for "Build with OpenTofu"; undefined while loading. */
+  templates?: ClusterTemplate[];
+  templatesError?: string;
 }
 
 const messages = (errors?: FieldError[]) =>
@@ -47,6 +52,8 @@ export const RegisterClusterForm = ({
   onTouch,
   serverErrors,
   disabled,
+  templates,
+  templatesError,
 }: RegisterClusterFormProps) => {
   const set = <K extends keyof RegisterFormValues>(
     key: K,
@@ -93,9 +100,27 @@ export const RegisterClusterForm = ({
             control={<Radio />}
             label="The management cluster itself"
           />
+          <FormControlLabel
+            value="build"
+            control={<Radio />}
+            label="Build with OpenTofu"
+          />
         </RadioGroup>
       </FormControl>
-      {values.connection === 'kubeconfig' ? (
+      {values.connection === 'build' && (
+        <BuildInputs
+          values={values}
+          onChange={onChange}
+          templates={templates}
+          templatesError={templatesError}
+          errors={[
+            ...(serverErrors.template ?? check.errors.template ?? []),
+            ...(serverErrors.provision ?? check.errors.provision ?? []),
+          ]}
+          disabled={disabled}
+        />
+      )}
+      {values.connection === 'kubeconfig' && (
         <KubeconfigInput
           value={values.kubeconfig}
           onChange={text => set('kubeconfig', text)}
@@ -105,7 +130,8 @@ export const RegisterClusterForm = ({
             (values.kubeconfig.trim() ? check.errors.kubeconfig : undefined)
           }
         />
-      ) : (
+      )}
+      {values.connection === 'inCluster' && (
         <Typography variant="body2" color="textSecondary">
           Infrared uses its own service account, and Argo CD its built-in
           in-cluster destination {IN_CLUSTER_SERVER}: no cluster Secret is

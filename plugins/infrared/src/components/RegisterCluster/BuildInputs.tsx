@@ -1,0 +1,144 @@
+import Box from '@material-ui/core/Box';
+import MenuItem from '@material-ui/core/MenuItem';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import type {
+  ClusterTemplate,
+  FieldError,
+} from '@internal/plugin-infrared-common';
+import { templateKey, type RegisterFormValues } from '../../lib/registerForm';
+
+export interface BuildInputsProps {
+  values: RegisterFormValues;
+  onChange: (values: RegisterFormValues) => void;
+  /** The templates the portal offers; undefined while loading. */
+  templates?: ClusterTemplate[];
+  templatesError?: string;
+  /** Errors of the build fields (template, provision.*), from -common's rules or the server. */
+  errors: FieldError[];
+  disabled?: boolean;
+}
+
+const errorFor = (errors: FieldError[], field: string) =>
+  errors
+    .filter(e => e.field === field)
+    .map(e => e.message)
+    .join('; ') || undefined;
+
+/** "Build with OpenTofu": the template, its variables and the credentials Secret's name. */
+export const BuildInputs = ({
+  values,
+  onChange,
+  templates,
+  templatesError,
+  errors,
+  disabled,
+}: BuildInputsProps) => {
+  if (templatesError) {
+    return (
+      <Typography variant="body2" color="error">
+        The cluster templates could not be loaded: {templatesError}
+      </Typography>
+    );
+  }
+  if (!templates) {
+    return (
+      <Typography variant="body2">Loading the cluster templates…</Typography>
+    );
+  }
+  if (!templates.length) {
+    return (
+      <Typography variant="body2" color="textSecondary">
+        The portal offers no cluster template: a platform admin lists them under
+        infrared.provisioning.templates.
+      </Typography>
+    );
+  }
+  const template = templates.find(t => templateKey(t) === values.template);
+  const setVariable = (name: string, value: string) =>
+    onChange({ ...values, variables: { ...values.variables, [name]: value } });
+  const templateError = errorFor(errors, 'template');
+  return (
+    <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+      <Typography variant="body2" color="textSecondary">
+        Infrared runs the template's OpenTofu module in a Job: a plan first.
+        Nothing is built until you apply it from the cluster's panel.
+      </Typography>
+      <TextField
+        select
+        label="Template"
+        required
+        variant="outlined"
+        value={values.template}
+        disabled={disabled}
+        onChange={e =>
+          onChange({ ...values, template: e.target.value, variables: {} })
+        }
+        error={!!templateError && !!values.template}
+        helperText={(values.template && templateError) || template?.description}
+        SelectProps={{
+          SelectDisplayProps: { 'aria-label': 'Template' } as any,
+        }}
+      >
+        {templates.map(t => (
+          <MenuItem key={templateKey(t)} value={templateKey(t)}>
+            {t.title} ({templateKey(t)})
+          </MenuItem>
+        ))}
+      </TextField>
+      {template?.variables
+        .filter(
+          v =>
+            !(
+              v.name === 'name' &&
+              !values.variables.name &&
+              v.default === undefined
+            ),
+        )
+        .map(v => {
+          const field = `provision.variables.${v.name}`;
+          const error = errorFor(errors, field);
+          const value = values.variables[v.name] ?? '';
+          return (
+            <TextField
+              key={v.name}
+              label={v.title ?? v.name}
+              variant="outlined"
+              value={value}
+              placeholder={v.default}
+              disabled={disabled}
+              onChange={e => setVariable(v.name, e.target.value)}
+              error={!!error && (value !== '' || v.default === undefined)}
+              helperText={
+                (value !== '' && error) ||
+                `${v.description ? `${v.description} ` : ''}(${v.type}${
+                  v.default !== undefined
+                    ? `, default ${v.default}`
+                    : ', required'
+                })`
+              }
+              inputProps={{
+                'aria-label': `Variable ${v.name}`,
+                spellCheck: false,
+              }}
+            />
+          );
+        })}
+      <TextField
+        label="Credentials Secret (optional)"
+        variant="outlined"
+        value={values.credentialsSecret}
+        disabled={disabled}
+        onChange={e =>
+          onChange({ ...values, credentialsSecret: e.target.value })
+        }
+        error={!!errorFor(errors, 'provision.credentialsSecretRef.name')}
+        helperText={
+          errorFor(errors, 'provision.credentialsSecretRef.name') ??
+          "A Secret in namespace infrared whose keys become the Job's environment (AWS_ACCESS_KEY_ID ..., GIT_TOKEN for a private module). Only its name is sent."
+        }
+        inputProps={{ 'aria-label': 'Credentials Secret', spellCheck: false }}
+      />
+    </Box>
+  );
+};
