@@ -98,6 +98,30 @@ describe('KubeClient requests by path', () => {
     );
   });
 
+  it('asks a generated LIST for metadata only through callOptions({ accept })', async () => {
+    const client = KubeClient.fromKubeconfig(management.kubeconfig);
+    const name = uniqueName('client-accept');
+    await client.must('POST', '/api/v1/namespaces', {
+      metadata: { name },
+    });
+    await client.must('POST', `/api/v1/namespaces/${name}/secrets`, {
+      metadata: { name: 's' },
+      stringData: { key: 'value' },
+    });
+    const full = await client.core.listNamespacedSecret({ namespace: name });
+    expect(full.items[0].data).toEqual({ key: 'dmFsdWU=' });
+    const partial: any = await client.core.listNamespacedSecret(
+      { namespace: name },
+      client.callOptions({
+        accept:
+          'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+      }),
+    );
+    expect(partial.items.map((s: any) => s.metadata.name)).toEqual(['s']);
+    expect(partial.items[0].data).toBeUndefined();
+    await client.must('DELETE', `/api/v1/namespaces/${name}`);
+  });
+
   it('gives up on a request after its time bound', async () => {
     const client = KubeClient.fromKubeconfig(management.kubeconfig);
     const error = await client

@@ -1,13 +1,7 @@
-import {
-  Observable,
-  type RequestContext,
-  type ResponseContext,
-  type V1Namespace,
-  type V1Secret,
-} from '@kubernetes/client-node';
+import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
 import { KubeClient } from '../kube/client';
 import { RequestCounter } from '../kube/counter';
-import { isNotFound, kubeCall } from '../kube/errors';
+import { kubeCall, orUndefined } from '../kube/errors';
 import { plainMeta, plainSecret } from '../kube/meta';
 import type { NamespaceObject, RegistrarSecret } from './types';
 
@@ -95,25 +89,6 @@ function plainNamespace(n: V1Namespace): NamespaceObject {
 export const PARTIAL_METADATA_LIST_ACCEPT =
   'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 
-/** Call options of a generated LIST that asks for metadata only (and carries the signal). */
-function metadataOnly(signal?: AbortSignal): any {
-  return {
-    middleware: [
-      {
-        pre(context: RequestContext) {
-          if (signal) context.setSignal(signal);
-          context.setHeaderParam('Accept', PARTIAL_METADATA_LIST_ACCEPT);
-          return new Observable(Promise.resolve(context));
-        },
-        post(context: ResponseContext) {
-          return new Observable(Promise.resolve(context));
-        },
-      },
-    ],
-    middlewareMergeStrategy: 'append',
-  };
-}
-
 /**
  * RegistrarApi over @kubernetes/client-node, through the shared KubeClient (bounded in time).
  * Its own counter names requests by operation (LIST, GET, POST, PUT, DELETE).
@@ -127,6 +102,14 @@ export class KubeRegistrarApi implements RegistrarApi {
     return this.kube.callOptions({ signal });
   }
 
+  /** Call options of a generated LIST that asks for metadata only (and carries the signal). */
+  private metadataOnly(signal?: AbortSignal) {
+    return this.kube.callOptions({
+      signal,
+      accept: PARTIAL_METADATA_LIST_ACCEPT,
+    });
+  }
+
   listNamespaces(labelSelector: string, signal?: AbortSignal) {
     this.counter.count('LIST');
     return kubeCall(`LIST namespaces -l ${labelSelector}`, async () => {
@@ -138,18 +121,15 @@ export class KubeRegistrarApi implements RegistrarApi {
     });
   }
 
-  async getNamespace(name: string, signal?: AbortSignal) {
+  getNamespace(name: string, signal?: AbortSignal) {
     this.counter.count('GET');
-    try {
-      return await kubeCall(`GET namespace ${name}`, async () =>
+    return orUndefined(
+      kubeCall(`GET namespace ${name}`, async () =>
         plainNamespace(
           await this.kube.core.readNamespace({ name }, this.opts(signal)),
         ),
-      );
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+      ),
+    );
   }
 
   listSecrets(fieldSelector: string, signal?: AbortSignal) {
@@ -168,7 +148,7 @@ export class KubeRegistrarApi implements RegistrarApi {
     return kubeCall('LIST secrets (all namespaces, metadata)', async () => {
       const list = await this.kube.core.listSecretForAllNamespaces(
         { fieldSelector },
-        metadataOnly(signal),
+        this.metadataOnly(signal),
       );
       return {
         items: (list.items ?? []).map(s => ({
@@ -196,7 +176,7 @@ export class KubeRegistrarApi implements RegistrarApi {
     return kubeCall(`LIST secrets -n ${namespace} (metadata)`, async () => {
       const list = await this.kube.core.listNamespacedSecret(
         { namespace },
-        metadataOnly(signal),
+        this.metadataOnly(signal),
       );
       // A PartialObjectMetadataList with no items says `items: null`.
       return (list.items ?? []).map(s => ({
