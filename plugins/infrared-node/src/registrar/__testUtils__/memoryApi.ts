@@ -1,23 +1,11 @@
 import { KubeApiError } from '../../kube/errors';
 import { RequestCounter } from '../../kube/counter';
+import { matchesLabelSelector } from '../../testUtils';
 import type { RegistrarApi } from '../api';
 import { withData } from '../secrets';
 import type { NamespaceObject, RegistrarSecret } from '../types';
 
 const clone = <T>(o: T): T => JSON.parse(JSON.stringify(o));
-
-function matchesEquality(
-  labels: Record<string, string> = {},
-  selector: string,
-) {
-  return selector
-    .split(',')
-    .filter(Boolean)
-    .every(term => {
-      const [k, v] = term.split('=');
-      return labels[k] === v;
-    });
-}
 
 function matchesTypeSelector(type: string | undefined, selector: string) {
   return selector
@@ -74,7 +62,7 @@ export class MemoryRegistrarApi implements RegistrarApi {
   async listNamespaces(labelSelector: string) {
     this.check('LIST', { name: 'namespaces' });
     return [...this.namespaces.values()]
-      .filter(n => matchesEquality(n.metadata.labels, labelSelector))
+      .filter(n => matchesLabelSelector(n.metadata.labels, labelSelector))
       .map(clone);
   }
 
