@@ -50,6 +50,16 @@ async function runBrowserTests({ repoRoot, env, log }) {
     );
     return { passed: 0, failed: 1 };
   }
+  // Clusters built with OpenTofu need tofu for devenv's node agent (`devenv up` starts the agent
+  // when tofu is built): build it first, once (about 9 minutes cold; cached in ~/.cache).
+  const tofu = spawnSync(
+    process.execPath,
+    [path.join(repoRoot, 'packages', 'devenv', 'bin', 'devenv.js'), 'tofu'],
+    { cwd: repoRoot, env, stdio: 'inherit' },
+  );
+  if (tofu.status !== 0) {
+    log('tofu could not be built: the OpenTofu steps will fail (see above)');
+  }
   const logFile = path.join(repoRoot, 'test-results', 'e2e', 'portal.log');
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, 'w');

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import YAML from 'yaml';
+import { KubeClient } from '@internal/plugin-infrared-node';
 import { ensureBinaries } from './binaries';
 import {
   ClusterInfo,
@@ -115,6 +117,7 @@ async function demoNodeAgent(
   statePath: string,
   dataDir: string,
 ) {
+  await installTofuRbac(cp.clusters[0]);
   const state = cp.state;
   if (state.processes.some(p => p.name === 'node-agent' && isRunning(p)))
     return;
@@ -149,6 +152,32 @@ async function demoNodeAgent(
   say(
     `devenv: node agent devenv-node started on ${cp.clusters[0].name} (log ${agent.log})`,
   );
+}
+
+/**
+ * The OpenTofu Jobs' ServiceAccount infrared-tofu and its Role, as deploy/rbac/50-tofu.yaml ships them
+ * (created when missing): the Jobs of the demo run as it.
+ */
+async function installTofuRbac(management: ClusterInfo) {
+  const file = path.join(findRepoRoot(), 'deploy', 'rbac', '50-tofu.yaml');
+  if (!fs.existsSync(file)) return;
+  const client = KubeClient.fromKubeconfig(management.kubeconfig);
+  const collections: Record<string, string> = {
+    ServiceAccount: '/api/v1/namespaces/{ns}/serviceaccounts',
+    Role: '/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles',
+    RoleBinding:
+      '/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings',
+  };
+  for (const doc of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
+    const obj = doc.toJSON();
+    const collection = obj && collections[obj.kind];
+    if (!collection) continue;
+    await ensureNamespace(management, obj.metadata.namespace);
+    await client.createIfAbsent(
+      collection.replace('{ns}', obj.metadata.namespace),
+      obj,
+    );
+  }
 }
 
 /** `devenv node-agent`: a node agent in the foreground, until SIGTERM. */

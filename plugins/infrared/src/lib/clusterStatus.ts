@@ -22,10 +22,27 @@ export function conditionState(
 }
 
 /**
+ * Whether a cluster built with OpenTofu has a Job to come or running: no Job yet, one Waiting or
+ * Running, or an action asked for that no Job has run yet.
+ */
+export function isProvisioning(
+  cluster: Pick<ClusterView, 'provision'>,
+): boolean {
+  const provision = cluster.provision;
+  if (!provision) return false;
+  const status = provision.status;
+  if (!status) return true;
+  if (status.phase === 'Waiting' || status.phase === 'Running') return true;
+  return status.action !== provision.action;
+}
+
+/**
  * Whether registration has not finished: Connected or Registered is not True. A discovered child
- * cluster counts only when it carries a condition that is not True (it may carry none).
+ * cluster counts only when it carries a condition that is not True (it may carry none). A cluster
+ * built with OpenTofu is in progress too while a Job is to come or runs.
  */
 export function isInProgress(cluster: ClusterView): boolean {
+  if (isProvisioning(cluster)) return true;
   return REGISTRATION_CONDITIONS.some(type => {
     const condition = findCondition(cluster, type);
     if (cluster.discovered && !condition) return false;

@@ -1,0 +1,156 @@
+/*
+ * A cluster built with OpenTofu end to end, with the demo template of app-config.yaml
+ * (examples/tofu/demo-cluster) run by devenv's node agent with a real tofu: "Build with OpenTofu"
+ * in the register form, the plan summary in the panel, Apply behind the billable caution, the new
+ * local API server Registered, Destroy behind the typed name, and Remove.
+ */
+const NAME = 'e2e-built';
+const TIMEOUT = 180_000;
+
+async function signInIfAsked(page) {
+  const enter = page.getByRole('button', { name: 'Enter' });
+  const clusters = page.getByRole('link', { name: 'Clusters' }).first();
+  await Promise.race([enter.waitFor(), clusters.waitFor()]);
+  if (await enter.isVisible()) await enter.click();
+  await clusters.waitFor();
+}
+
+const row = (page, name) => page.getByTestId(`cluster-row-${name}`);
+
+async function openPanel(page, name) {
+  const panel = page.getByRole('region', { name: `Cluster ${name}` });
+  if (!(await panel.isVisible())) {
+    await page.getByRole('button', { name: `Open cluster ${name}` }).click();
+  }
+  await panel.waitFor();
+  return panel;
+}
+
+/** Reopens the panel until its Build section says `text` (the page refreshes the cluster list). */
+async function waitInPanel(page, name, text) {
+  const deadline = Date.now() + TIMEOUT;
+  for (;;) {
+    const panel = await openPanel(page, name);
+    const build = panel.getByRole('group', { name: 'Build with OpenTofu' });
+    const said = await build.innerText().catch(() => '');
+    if (said.includes(text)) return { panel, build, said };
+    if (Date.now() > deadline) {
+      throw new Error(`the panel never said "${text}"; it says:\n${said}`);
+    }
+    await page.getByRole('button', { name: 'Close the cluster panel' }).click();
+    await page.waitForTimeout(2000);
+  }
+}
+
+async function removeIfThere(page, name) {
+  if (!(await row(page, name).count())) return;
+  const panel = await openPanel(page, name);
+  await panel.getByRole('button', { name: 'Remove' }).click();
+  const confirm = page.getByRole('dialog', { name: `Remove cluster ${name}?` });
+  await confirm.getByRole('button', { name: 'Remove cluster' }).click();
+  await row(page, name).waitFor({ state: 'detached', timeout: 30_000 });
+}
+
+module.exports = {
+  title: 'Build a cluster with OpenTofu',
+  steps: [
+    {
+      name: 'builds the demo cluster from the register form: a plan with its summary',
+      async run(t) {
+        await t.page.goto(`${t.baseUrl}/`);
+        await signInIfAsked(t.page);
+        await t.page.getByRole('link', { name: 'Clusters' }).first().click();
+        await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
+        await removeIfThere(t.page, NAME);
+        await t.page
+          .getByRole('button', { name: 'Register a workload cluster' })
+          .click();
+        const dialog = t.page.getByRole('dialog', {
+          name: 'Register a workload cluster',
+        });
+        await dialog.getByRole('textbox', { name: 'Name' }).fill(NAME);
+        await dialog
+          .getByRole('radio', { name: 'Build with OpenTofu' })
+          .check();
+        await dialog.getByRole('button', { name: /Template/ }).click();
+        await t.page
+          .getByRole('option', { name: /local\/demo-cluster/ })
+          .click();
+        await t.screenshot('build-form');
+        await dialog.getByRole('button', { name: 'Register' }).click();
+        await dialog.getByTestId('registration-progress').waitFor();
+        await dialog.getByRole('button', { name: 'Close' }).click();
+        const { said } = await waitInPanel(
+          t.page,
+          NAME,
+          'Plan: 1 to add, 0 to change, 0 to destroy',
+        );
+        t.expect(
+          said.includes('terraform_data.cluster'),
+          `no resource address in: ${said}`,
+        );
+        await t.screenshot('plan-summary');
+      },
+    },
+    {
+      name: 'applies it behind the billable caution; the new cluster is Registered',
+      async run(t) {
+        const panel = await openPanel(t.page, NAME);
+        await panel.getByRole('button', { name: 'Apply' }).click();
+        const confirm = t.page.getByRole('dialog', { name: `Apply ${NAME}?` });
+        const caution = await confirm
+          .getByTestId('billable-caution')
+          .innerText();
+        t.expect(
+          caution.includes('Apply creates billable resources'),
+          `caution: ${caution}`,
+        );
+        t.expect(
+          await confirm.getByRole('button', { name: 'Apply' }).isDisabled(),
+          'Apply enabled before the acknowledgement',
+        );
+        await confirm
+          .getByRole('checkbox', {
+            name: 'I understand that apply creates billable resources',
+          })
+          .check();
+        await t.screenshot('apply-caution');
+        await confirm.getByRole('button', { name: 'Apply' }).click();
+        await confirm.waitFor({ state: 'detached' });
+        await t.page
+          .getByRole('button', { name: 'Close the cluster panel' })
+          .click();
+        await t.page.getByLabel('Filter clusters').fill(NAME);
+        await row(t.page, NAME)
+          .getByLabel(/^Registered: True/)
+          .waitFor({ timeout: TIMEOUT });
+        await t.screenshot('built-registered');
+      },
+    },
+    {
+      name: 'destroys it with the typed name, then removes it',
+      async run(t) {
+        const panel = await openPanel(t.page, NAME);
+        await panel.getByRole('button', { name: 'Destroy' }).click();
+        const confirm = t.page.getByRole('dialog', {
+          name: `Destroy ${NAME}?`,
+        });
+        await confirm
+          .getByRole('textbox', { name: 'Type the cluster name to destroy it' })
+          .fill(NAME);
+        await confirm.getByRole('button', { name: 'Destroy' }).click();
+        await confirm.waitFor({ state: 'detached' });
+        await t.page
+          .getByRole('button', { name: 'Close the cluster panel' })
+          .click();
+        await waitInPanel(t.page, NAME, 'destroy, generation');
+        await waitInPanel(t.page, NAME, 'Succeeded');
+        await t.screenshot('destroyed');
+        await t.page
+          .getByRole('button', { name: 'Close the cluster panel' })
+          .click();
+        await removeIfThere(t.page, NAME);
+      },
+    },
+  ],
+};
