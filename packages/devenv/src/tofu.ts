@@ -40,7 +40,10 @@ export function ensureTofu(
   const dir = tofuCacheDir(opts.version);
   const bin = path.join(dir, 'bin', 'tofu');
   if (isExe(bin)) return { bin };
-  if (spawnSync('go', ['version'], { stdio: 'ignore' }).status !== 0) {
+  if (
+    spawnSync('go', ['version'], { stdio: 'ignore', env: process.env })
+      .status !== 0
+  ) {
     throw new Error(
       `devenv: tofu is not built and Go is not installed. Install Go >= 1.26 (it builds tofu ${
         opts.version ?? TOFU_VERSION
