@@ -22,14 +22,14 @@ import {
   startNodeAgent,
   KubeClient as AdminClient,
 } from '@internal/devenv';
-import type { ClusterResource } from '@internal/plugin-infrared-common';
+import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
 import {
   KubeClient,
   KubeClusterProber,
   KubeProvisioningApi,
   managementApi,
   RequestCounter,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { ProvisioningReconciler } from '../../plugins/infrared-backend/src/provisioning/reconciler';
 import { ClusterReconciler } from '../../plugins/infrared-backend/src/clusters';
 import { LocalGitPublisher } from '../../plugins/infrared-backend/src/gitops';

@@ -3,7 +3,7 @@ import catalogPlugin from '@backstage/plugin-catalog/alpha';
 import kubernetesPlugin from '@backstage/plugin-kubernetes/alpha';
 import orgPlugin from '@backstage/plugin-org/alpha';
 import userSettingsPlugin from '@backstage/plugin-user-settings/alpha';
-import infraredPlugin from '@internal/plugin-infrared/alpha';
+import infraredPlugin from '@infrared-clusters/plugin-infrared/alpha';
 import { navModule } from './modules/nav';
 import { signInModule } from './modules/signIn';
 

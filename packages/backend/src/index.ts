@@ -19,6 +19,6 @@ backend.add(import('./modules/permissionPolicy'));
 backend.add(import('@backstage/plugin-scaffolder-backend'));
 backend.add(import('@backstage/plugin-kubernetes-backend'));
 
-backend.add(import('@internal/plugin-infrared-backend'));
+backend.add(import('@infrared-clusters/plugin-infrared-backend'));
 
 backend.start();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { KubeClient } from '@internal/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
 import { ensureBinaries } from './binaries';
 import {
   ClusterInfo,

@@ -11,7 +11,7 @@ import {
   KubeClient,
   parseKubeconfig,
   renderKubeconfig,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 
 /** The registrar's defaults (plugins/infrared-node/src/registrar/options.ts REGISTRAR_DEFAULTS). */
 export const REGISTRAR_LABEL_PREFIX = 'argocd-cluster-registrar/';

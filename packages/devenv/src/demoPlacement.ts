@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ClusterInfo } from './controlPlane';
 import { ensureNamespace, installCrds } from './helpers';
-import { KubeClient } from '@internal/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
 
 /** Argo CD's Application and AppProject kinds (no Argo CD runs in devenv), in the repository. */
 const ARGOCD_CRDS = path.join('deploy', 'test-fixtures', 'argocd-crds.yaml');

@@ -39,14 +39,14 @@ export {
 export type { DemoChild, DemoChildOptions } from './demo';
 export { setUpPlacementDemo } from './demoPlacement';
 export type { PlacementDemo, PlacementDemoOptions } from './demoPlacement';
-// The one Kubernetes client (@internal/plugin-infrared-node's, over @kubernetes/client-node), which
+// The one Kubernetes client (@infrared-clusters/plugin-infrared-node's, over @kubernetes/client-node), which
 // `ControlPlane.client()` hands out: re-exported for the tests and benches that import it from here.
 export {
   KubeClient,
   renderKubeconfig,
   parseKubeconfig,
-} from '@internal/plugin-infrared-node';
-export type { KubeAccess, KubeResponse } from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
+export type { KubeAccess, KubeResponse } from '@infrared-clusters/plugin-infrared-node';
 export { getTestControlPlane, uniqueName, STATE_ENV } from './testing';
 export { ensureTofu, tofuCacheDir, TOFU_VERSION } from './tofu';
 export {

@@ -2,13 +2,13 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
-import { infraredPermissions } from '@internal/plugin-infrared-common';
+import { infraredPermissions } from '@infrared-clusters/plugin-infrared-common';
 import {
   gitopsPublisherExtensionPoint,
   KubePlacementApi,
   KubeProvisioningApi,
   type GitopsPublisherFactory,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { createRouter } from './api/router';
 import {
   ClusterService,

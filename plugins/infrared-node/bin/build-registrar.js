@@ -3,7 +3,7 @@
  * Builds the registrar CLI (src/registrar/cli.ts) into one CommonJS file that plain node runs:
  * dist/registrar/infrared-registrar.cjs, with @kubernetes/client-node and the workspace packages
  * bundled in (loading client-node's hundreds of ES modules is most of a start otherwise).
- *   node bin/build-registrar.js            # or: npm run build:registrar -w @internal/plugin-infrared-node
+ *   node bin/build-registrar.js            # or: npm run build:registrar -w @infrared-clusters/plugin-infrared-node
  * bin/infrared-registrar.js calls it by itself when the output is missing or older than the sources.
  */
 const fs = require('node:fs');

@@ -5,7 +5,7 @@ import {
   fetchApiRef,
 } from '@backstage/frontend-plugin-api';
 import { createExtensionTester } from '@backstage/frontend-test-utils';
-import { InfraredApiClient } from '@internal/plugin-infrared-common';
+import { InfraredApiClient } from '@infrared-clusters/plugin-infrared-common';
 import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import plugin, {
   clustersPage,

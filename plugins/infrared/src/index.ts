@@ -1,6 +1,6 @@
 /**
  * Frontend plugin of Infrared clusters. Apps on the new frontend system import the
- * default export of `@internal/plugin-infrared/alpha`; apps on the legacy system use
+ * default export of `@infrared-clusters/plugin-infrared/alpha`; apps on the legacy system use
  * the exports below.
  *
  * @packageDocumentation

@@ -7,7 +7,7 @@ import {
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/core-plugin-api';
-import { InfraredApiClient } from '@internal/plugin-infrared-common';
+import { InfraredApiClient } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from './api';
 
 const legacyRootRouteRef = createRouteRef({ id: 'infrared' });

@@ -5,7 +5,7 @@ import {
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
   infraredClusterReadPermission,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   PlatformAdminPolicy,
   readPlatformAdminPolicyOptions,

@@ -3,8 +3,8 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   INFRARED_NAMESPACE,
   secretStrings,
-} from '@internal/plugin-infrared-common';
-import { KubeApiError } from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-common';
+import { KubeApiError } from '@infrared-clusters/plugin-infrared-node';
 import {
   CA,
   CERT,

@@ -22,7 +22,7 @@ import {
   validateRegisterClusterRequest,
   validateSetZoneClusterRequest,
   type FieldError,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   AuthorizeResult,
   type BasicPermission,

@@ -17,13 +17,13 @@ import {
   type RegisterClusterRequest,
   type SecretObject,
   validateClusterName,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   controllerReferenceTo,
   isAlreadyExists,
   isNotFound,
   type ManagementApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { fromKubeError } from './errors';
 import { dependentLabels, isManagementCluster } from './plan';
 

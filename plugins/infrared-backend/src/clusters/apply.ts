@@ -1,7 +1,7 @@
 import type {
   ClusterResource,
   ClusterStatus,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   isAlreadyExists,
   isConflict,
@@ -9,7 +9,7 @@ import {
   retryOnConflict,
   type ClusterApi,
   type SecretApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { statusWrite, type SecretAction } from './plan';
 
 /**

@@ -10,7 +10,7 @@ import {
   KubeClient as AdminClient,
   uniqueName,
 } from '@internal/devenv';
-import { ClusterView, findCondition } from '@internal/plugin-infrared-common';
+import { ClusterView, findCondition } from '@infrared-clusters/plugin-infrared-common';
 import {
   KubeClient,
   KubeClusterProber,
@@ -20,7 +20,7 @@ import {
   RequestCounter,
   resolveRegistrarOptions,
   runRegistrarPass,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -8,7 +8,7 @@ import {
   type ClusterProber,
   type DiscoveredClustersOptions,
   type ManagementApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import type { GitopsPublisher } from '../gitops';
 import { ClusterService } from './ClusterService';
 import { readClustersConfig } from './config';

@@ -5,8 +5,8 @@ import {
   MANAGED_BY_LABEL,
   type ClusterResource,
   type SecretObject,
-} from '@internal/plugin-infrared-common';
-import type { ManagementApi, SecretApi } from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-common';
+import type { ManagementApi, SecretApi } from '@infrared-clusters/plugin-infrared-node';
 import type { GitopsPublisher } from '../gitops';
 import { CRD_MISSING, isCrdMissing } from './errors';
 import {

@@ -1,4 +1,4 @@
-import type { RequestCounter } from '@internal/plugin-infrared-node';
+import type { RequestCounter } from '@infrared-clusters/plugin-infrared-node';
 
 /** What one pass did, for logs and the benchmark. */
 export interface ReconcilePassSummary {

@@ -3,8 +3,8 @@ import {
   clusterForRequest,
   kubeconfigSecret,
   type ClusterResource,
-} from '@internal/plugin-infrared-common';
-import { InMemoryManagementApi } from '@internal/plugin-infrared-node/testUtils';
+} from '@infrared-clusters/plugin-infrared-common';
+import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
 import { FakeProber } from '../api/__testUtils__/harness';
 import type { RecordedRequest } from '../gitops/__testUtils__/fakeGithubServer';
 import { useFakeGithub } from '../gitops/__testUtils__/githubHarness';

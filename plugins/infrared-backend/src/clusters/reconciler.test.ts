@@ -3,9 +3,9 @@ import {
   clusterForRequest,
   kubeconfigSecret,
   type ClusterResource,
-} from '@internal/plugin-infrared-common';
-import { KubeApiError } from '@internal/plugin-infrared-node';
-import { InMemoryManagementApi } from '@internal/plugin-infrared-node/testUtils';
+} from '@infrared-clusters/plugin-infrared-common';
+import { KubeApiError } from '@infrared-clusters/plugin-infrared-node';
+import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
 import { FakeProber, RecordingPublisher } from '../api/__testUtils__/harness';
 import { kubeconfigText } from './__testUtils__/fixtures';
 import { REGISTERED_FILES_ANNOTATION } from './plan';

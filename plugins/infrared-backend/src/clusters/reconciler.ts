@@ -1,11 +1,11 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import type { ClusterResource } from '@internal/plugin-infrared-common';
+import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
 import {
   forEachLimited,
   KeyedLock,
   type ClusterProber,
   type ManagementApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import type { GitopsPublisher } from '../gitops';
 import {
   applySecretAction,

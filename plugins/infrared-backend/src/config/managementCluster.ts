@@ -1,5 +1,5 @@
 import type { Config } from '@backstage/config';
-import { DEFAULT_MANAGEMENT_CLUSTER_NAME } from '@internal/plugin-infrared-common';
+import { DEFAULT_MANAGEMENT_CLUSTER_NAME } from '@infrared-clusters/plugin-infrared-common';
 import path from 'node:path';
 import { findRepoRoot } from './repoRoot';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GitopsChange } from '@internal/plugin-infrared-node';
+import type { GitopsChange } from '@infrared-clusters/plugin-infrared-node';
 
 const MAX_SLUG = 60;
 

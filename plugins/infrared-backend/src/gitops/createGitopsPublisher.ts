@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { GithubPublisher } from './github/GithubPublisher';
 import type { RetryOptions } from './github/retry';
 import { LocalGitPublisher } from './local/LocalGitPublisher';
-import type { GitopsPublisher } from '@internal/plugin-infrared-node';
+import type { GitopsPublisher } from '@infrared-clusters/plugin-infrared-node';
 
 export const DEFAULT_LOCAL_GITOPS_PATH = '.data/gitops.git';
 

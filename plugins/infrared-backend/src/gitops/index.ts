@@ -9,7 +9,7 @@ export {
   type GitopsPublishResult,
   type GitopsPullRequest,
   type GitopsRepoDescription,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 export {
   createGitopsPublisher,
   DEFAULT_LOCAL_GITOPS_PATH,

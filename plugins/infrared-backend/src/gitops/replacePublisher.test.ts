@@ -6,13 +6,13 @@ import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import {
   clusterForRequest,
   kubeconfigSecret,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   gitopsPublisherExtensionPoint,
   type GitopsChange,
   type GitopsPublisher,
-} from '@internal/plugin-infrared-node';
-import { InMemoryManagementApi } from '@internal/plugin-infrared-node/testUtils';
+} from '@infrared-clusters/plugin-infrared-node';
+import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -4,13 +4,13 @@ import {
   KubeClient as DevKubeClient,
   uniqueName,
 } from '@internal/devenv';
-import { inspectKubeconfig } from '@internal/plugin-infrared-common';
+import { inspectKubeconfig } from '@infrared-clusters/plugin-infrared-common';
 import {
   KubeClient,
   KubeClusterProber,
   kubeConfigFromText,
   probeCluster,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import {
   deleteServiceAccount,
   tokenKubeconfig,

@@ -17,7 +17,7 @@ import {
   type ManagementApi,
   type PlacementKubeApi,
   type ProvisioningKubeApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { readManagementClusterConfig } from '../config';
 
 /** The backend's access to the management cluster, or why there is none. */

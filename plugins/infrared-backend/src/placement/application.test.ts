@@ -1,7 +1,7 @@
 import {
   decideZonePlacement,
   type ProductZone,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { parse } from 'yaml';
 import {
   buildZoneApplication,

@@ -4,7 +4,7 @@ import {
   zoneValuesPath,
   type ProductZone,
   type ZonePlacement,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { argoApplicationValidator } from './argoModels';

@@ -4,12 +4,12 @@ import type {
   SchedulerService,
 } from '@backstage/backend-plugin-api';
 import { readDurationFromConfig } from '@backstage/config';
-import { DEFAULT_ZONE_PROJECT } from '@internal/plugin-infrared-common';
+import { DEFAULT_ZONE_PROJECT } from '@infrared-clusters/plugin-infrared-common';
 import type {
   ClusterApi,
   GitopsPublisher,
   PlacementKubeApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { readManagementClusterConfig } from '../config';
 import { ReleaseGate } from './gate';
 import { PlacementService } from './service';

@@ -5,7 +5,7 @@ import {
   appProjectFacts,
   placementClusterFacts,
   type ReleaseResource,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   forEachLimited,
   isConflict,
@@ -13,7 +13,7 @@ import {
   type GitopsPublisher,
   type GitopsRepoDescription,
   type PlacementKubeApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import {
   InvalidApplicationError,
   renderZoneApplication,

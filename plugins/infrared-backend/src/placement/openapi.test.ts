@@ -10,7 +10,7 @@ import {
   validateSetZoneClusterRequest,
   ZONE_APPROVALS,
   ZONE_ENVIRONMENTS,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import Ajv from 'ajv';
 import { spec } from '../schema/openapi';
 

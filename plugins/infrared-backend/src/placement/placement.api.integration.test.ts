@@ -14,7 +14,7 @@ import {
   kubeConfigFromText,
   managementApi,
   RequestCounter,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

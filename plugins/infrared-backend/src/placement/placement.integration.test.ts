@@ -4,14 +4,14 @@ import {
   KubeClient as AdminClient,
   uniqueName,
 } from '@internal/devenv';
-import type { ReleaseResource } from '@internal/plugin-infrared-common';
+import type { ReleaseResource } from '@infrared-clusters/plugin-infrared-common';
 import {
   KubeClient,
   KubePlacementApi,
   kubeConfigFromText,
   managementApi,
   RequestCounter,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -5,8 +5,8 @@ import type {
   ProductZone,
   ReleaseResource,
   ReleaseZoneStatus,
-} from '@internal/plugin-infrared-common';
-import type { ArgoObject } from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-common';
+import type { ArgoObject } from '@infrared-clusters/plugin-infrared-node';
 import {
   completePromotion,
   isGated,

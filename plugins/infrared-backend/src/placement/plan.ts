@@ -20,12 +20,12 @@ import {
   type ReleaseStatus,
   type ReleaseZoneStatus,
   type ZonePlacement,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import type {
   ArgoObject,
   GitopsPublishResult,
   GitopsPullRequest,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { RELEASE_ANNOTATION } from './application';
 
 /** Release phases the gate evaluates; the build and tag phases before them are not its business. */

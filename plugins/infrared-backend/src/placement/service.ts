@@ -25,12 +25,12 @@ import {
   type ProductPlacementView,
   type ProductResource,
   type ZoneView,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   retryOnConflict,
   type ClusterApi,
   type PlacementKubeApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 
 /** Who asks, as far as placement cares. */
 export interface PlacementCaller {

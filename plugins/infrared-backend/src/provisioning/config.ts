@@ -3,7 +3,7 @@ import {
   isTemplateVariableType,
   type ClusterTemplate,
   type TemplateVariable,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import path from 'node:path';
 
 type Duration = ReturnType<typeof readDurationFromConfig>;

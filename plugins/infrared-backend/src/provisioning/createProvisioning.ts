@@ -6,7 +6,7 @@ import type {
 import type {
   ManagementApi,
   ProvisioningKubeApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { readProvisioningConfig } from './config';
 import { ProvisioningReconciler } from './reconciler';
 import { ProvisioningService } from './service';

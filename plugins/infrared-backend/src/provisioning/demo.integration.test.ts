@@ -19,14 +19,14 @@ import {
   stopControlPlane,
   uniqueName,
 } from '@internal/devenv';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import {
   KubeClient,
   KubeClusterProber,
   kubeConfigFromText,
   managementApi,
   RequestCounter,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 import type {
   ClusterResource,
   ClusterTemplate,
-} from '@internal/plugin-infrared-common';
-import type { ObservedJob, ObservedPod } from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-common';
+import type { ObservedJob, ObservedPod } from '@infrared-clusters/plugin-infrared-node';
 import {
   indexRuns,
   planCluster,

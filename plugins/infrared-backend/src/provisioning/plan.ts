@@ -28,7 +28,7 @@ import {
   type ClusterTemplate,
   type PlanSummary,
   type ProvisionStatus,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   jobPhase,
   parsePlanSummary,
@@ -43,7 +43,7 @@ import {
   type ObservedJob,
   type ObservedPod,
   type TofuJob,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 
 /** What the planner knows beyond the Cluster: the configuration of the pass. */
 export interface ProvisioningContext {

@@ -12,14 +12,14 @@ import {
   startNodeAgent,
   uniqueName,
 } from '@internal/devenv';
-import type { ClusterResource } from '@internal/plugin-infrared-common';
+import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
 import {
   KubeClient,
   kubeConfigFromText,
   KubeProvisioningApi,
   managementApi,
   TOFU_JOB_SELECTOR,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';

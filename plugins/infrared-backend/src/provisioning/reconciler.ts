@@ -15,7 +15,7 @@ import {
   PROVISIONED_CONDITION,
   secretStrings,
   type ClusterResource,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   controllerReferenceTo,
   forEachLimited,
@@ -26,7 +26,7 @@ import {
   TOFU_JOB_SELECTOR,
   type ManagementApi,
   type ProvisioningKubeApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import {
   indexRuns,
   isBuilt,

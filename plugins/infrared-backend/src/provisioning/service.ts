@@ -13,7 +13,7 @@ import {
   type ClusterTemplate,
   type ClusterView,
   type ProvisionAction,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   isConflict,
   KubeApiError,
@@ -21,7 +21,7 @@ import {
   TOFU_CONTAINER,
   type ManagementApi,
   type ProvisioningKubeApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 
 export interface ProvisioningServiceOptions {
   api: ManagementApi;

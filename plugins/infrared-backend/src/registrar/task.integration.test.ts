@@ -4,7 +4,7 @@ import {
   KubeClient,
   kubeConfigFromText,
   KubeRegistrarApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import {
   registerRegistrarTask,
   registrarLeaseName,

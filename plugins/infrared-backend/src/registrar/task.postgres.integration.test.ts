@@ -17,7 +17,7 @@ import {
   kubeConfigFromText,
   KubeRegistrarApi,
   type RegistrarApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { registerRegistrarTask } from './task';
 
 jest.setTimeout(180_000);

@@ -3,7 +3,7 @@ import type { SchedulerServiceTaskScheduleDefinition } from '@backstage/backend-
 import {
   RequestCounter,
   type RegistrarApi,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { readRegistrarConfig, discoveredClustersOptions } from './config';
 import { registerRegistrarTask, REGISTRAR_TASK_ID } from './task';
 

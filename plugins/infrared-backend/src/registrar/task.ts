@@ -19,7 +19,7 @@ import {
   type RegistrarMeter,
   type RegistrarOptions,
   type RegistrarPassReport,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { createManagementClient } from '../kube';
 import { readRegistrarConfig } from './config';
 

@@ -9,7 +9,7 @@ import {
   INFRARED_API_VERSION,
   INFRARED_GROUP,
   INFRARED_VERSION,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import path from 'node:path';
 import { RULE_SAMPLES, type RuleSample } from './__testUtils__/ruleSamples';
 

@@ -6,7 +6,7 @@ import {
   CLUSTER_FIELD_RULES,
   CONDITION_STATUS_RULE,
   validateRegisterClusterRequest,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import Ajv from 'ajv';
 import fs from 'node:fs';
 import path from 'node:path';

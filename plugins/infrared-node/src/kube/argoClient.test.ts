@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import https from 'node:https';
 import { HttpMethod, RequestContext } from '@kubernetes/client-node';
-import type { ArgoClusterConfig } from '@internal/plugin-infrared-common';
+import type { ArgoClusterConfig } from '@infrared-clusters/plugin-infrared-common';
 import {
   argoKubeConfig,
   ArgoConnectionRefusedError,

@@ -4,7 +4,7 @@ import { getTestControlPlane } from '@internal/devenv';
 import {
   argoConnectionFor,
   inspectKubeconfig,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { parse, stringify } from 'yaml';
 import { KubeClient, kubeConfigFromText } from './client';
 import { RequestCounter } from './counter';

@@ -18,7 +18,7 @@ import {
   argoConnectionProblems,
   type ArgoConnection,
   type FieldError,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { RequestCounter } from './counter';
 import { KubeApiError } from './errors';
 import {

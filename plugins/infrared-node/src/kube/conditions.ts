@@ -1,7 +1,7 @@
 import type {
   ClusterCondition,
   ConditionStatus,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 /** A condition as a reconciler computes it; the transition time is decided by `setCondition`. */
 export interface ConditionInput {

@@ -2,7 +2,7 @@ import type { V1ObjectMeta, V1Secret } from '@kubernetes/client-node';
 import type {
   ObjectMeta,
   SecretObject,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 function iso(d: unknown): string | undefined {
   if (d instanceof Date) return d.toISOString();

@@ -8,7 +8,7 @@ import {
   type ProductZone,
   type ReleaseResource,
   type ReleaseStatus,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { KubeClient } from './client';
 import type { RequestCounter } from './counter';
 import { isNotFound, kubeCall as call, orUndefined } from './errors';

@@ -1,7 +1,7 @@
 import type {
   ArgoClusterConfig,
   ArgoConnection,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   ArgoConnectionRefusedError,
   KubeClient,
@@ -189,7 +189,7 @@ export async function probeCluster(
 /**
  * What to reach: the management cluster itself, or a cluster exactly as Argo CD will reach it
  * from its cluster Secret: `server` (after spec.server) and `config`, as `argoConnectionFor`
- * (@internal/plugin-infrared-common) gives them. `kubeconfig` is the backend's connection of a
+ * (@infrared-clusters/plugin-infrared-common) gives them. `kubeconfig` is the backend's connection of a
  * kubeconfig Cluster, which carries that same Argo CD connection as `argo`.
  */
 export type ProbeTarget =

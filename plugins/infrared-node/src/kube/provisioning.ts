@@ -5,7 +5,7 @@ import {
   INFRARED_VERSION,
   type ClusterResource,
   type ClusterSpec,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import type { ObservedJob, ObservedPod, TofuJob } from '../provisioning';
 import { KubeClient } from './client';
 import type { RequestCounter } from './counter';

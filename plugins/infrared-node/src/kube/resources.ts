@@ -8,7 +8,7 @@ import {
   type ObjectMeta,
   type OwnerReference,
   type SecretObject,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { KubeClient } from './client';
 import { kubeCall as call, orUndefined } from './errors';
 import { plainSecret } from './meta';

@@ -4,7 +4,7 @@ import type {
   ObjectMeta,
   OwnerReference,
   SecretObject,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import type { RequestCounter } from './counter';
 
 /** Cluster custom resources (cluster-scoped) on the management cluster. */

@@ -10,7 +10,7 @@ import {
   installCrds,
   uniqueName,
 } from '@internal/devenv';
-import type { ClusterResource } from '@internal/plugin-infrared-common';
+import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
 import { KubeClient, kubeConfigFromText } from '../kube/client';
 import { KubeProvisioningApi } from '../kube/provisioning';
 import { KubeClusterApi } from '../kube/resources';

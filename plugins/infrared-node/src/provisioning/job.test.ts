@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ClusterResource } from '@internal/plugin-infrared-common';
+import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
 import { provisionSpecHash, tofuJob, TOFU_SPEC_HASH_ANNOTATION } from './job';
 import { TOFU_SCRIPT } from './script';
 

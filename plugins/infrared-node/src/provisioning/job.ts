@@ -16,7 +16,7 @@ import {
   type ClusterResource,
   type ObjectMeta,
   type ProvisionAction,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { createHash } from 'node:crypto';
 import { TOFU_SCRIPT } from './script';
 

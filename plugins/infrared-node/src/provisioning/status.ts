@@ -4,7 +4,7 @@ import {
   type PlanSummary,
   type ProvisionPhase,
   type ProvisionStatus,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import type { ConditionInput } from '../kube/conditions';
 import { PLAN_SUMMARY_MARKER } from './script';
 

@@ -2,7 +2,7 @@ import {
   inspectKubeconfig,
   serializeArgoConfig,
   type CredentialKind,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { pathMatch } from './glob';
 import { StringMemo } from './memo';
 import {

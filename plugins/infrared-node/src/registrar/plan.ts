@@ -2,7 +2,7 @@ import {
   argoClusterSecret,
   MANAGED_BY_LABEL,
   type ArgoClusterConfig,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { auditRegistrations, isOwned } from './audit';
 import { discoverChild, type DiscoveredChild } from './discover';
 import {

@@ -1,4 +1,4 @@
-import type { ObjectMeta } from '@internal/plugin-infrared-common';
+import type { ObjectMeta } from '@infrared-clusters/plugin-infrared-common';
 
 /** A Namespace as the registrar reads it. */
 export interface NamespaceObject {

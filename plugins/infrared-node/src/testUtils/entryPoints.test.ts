@@ -1,5 +1,5 @@
-import * as production from '@internal/plugin-infrared-node';
-import * as testUtils from '@internal/plugin-infrared-node/testUtils';
+import * as production from '@infrared-clusters/plugin-infrared-node';
+import * as testUtils from '@infrared-clusters/plugin-infrared-node/testUtils';
 
 describe('entry points', () => {
   it('keeps the in-memory fake out of the production exports', () => {

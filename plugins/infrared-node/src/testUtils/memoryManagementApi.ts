@@ -5,7 +5,7 @@ import type {
   ObjectMeta,
   OwnerReference,
   SecretObject,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { RequestCounter } from '../kube/counter';
 import { KubeApiError } from '../kube/errors';
 import type { ClusterApi, ManagementApi, SecretApi } from '../kube/types';

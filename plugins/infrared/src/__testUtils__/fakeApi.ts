@@ -6,7 +6,7 @@ import type {
   OrganizationView,
   ProductPlacementView,
   ZoneView,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 export const BASE = 'http://backstage.test/api/infrared';
 

@@ -1,7 +1,7 @@
 import type {
   ClusterCondition,
   ClusterView,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 const TWO_HOURS_AGO = new Date(
   Date.now() - 2 * 3_600_000 - 600_000,

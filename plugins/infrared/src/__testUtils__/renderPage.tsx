@@ -1,6 +1,6 @@
 import { mockApis, renderInTestApp } from '@backstage/frontend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { InfraredApiClient } from '@internal/plugin-infrared-common';
+import { InfraredApiClient } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../api';
 import { ClustersPage } from '../components/ClustersPage';
 

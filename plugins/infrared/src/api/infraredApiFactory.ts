@@ -3,7 +3,7 @@ import {
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/frontend-plugin-api';
-import { InfraredApiClient } from '@internal/plugin-infrared-common';
+import { InfraredApiClient } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from './infraredApiRef';
 
 /** Builds the typed client on Backstage's discovery and fetch APIs (so requests carry the user's token). */

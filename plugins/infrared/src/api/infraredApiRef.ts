@@ -1,5 +1,5 @@
 import { createApiRef } from '@backstage/frontend-plugin-api';
-import type { InfraredApi } from '@internal/plugin-infrared-common';
+import type { InfraredApi } from '@infrared-clusters/plugin-infrared-common';
 
 /** The Infrared REST API (clusters), implemented by `InfraredApiClient` from -common. */
 export const infraredApiRef = createApiRef<InfraredApi>().with({

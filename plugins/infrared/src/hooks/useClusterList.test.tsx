@@ -1,7 +1,7 @@
 import { ReactNode } from 'react';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { mockApis, TestApiProvider } from '@backstage/frontend-test-utils';
-import { InfraredApiClient } from '@internal/plugin-infrared-common';
+import { InfraredApiClient } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../api';
 import { setUpFakeApi } from '../__testUtils__/fakeApi';
 import { registered } from '../__testUtils__/fixtures';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApi } from '@backstage/frontend-plugin-api';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../api';
 import { isInProgress } from '../lib/clusterStatus';
 

@@ -3,7 +3,7 @@ import {
   infraredAllowlistUpdatePermission,
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   ALLOWLIST_DENIED,
   CHECKING_PERMISSION,

@@ -3,7 +3,7 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import type {
   OrganizationView,
   ZoneView,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../api';
 import {
   placementByCluster,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApi } from '@backstage/frontend-plugin-api';
-import type { ProductPlacementView } from '@internal/plugin-infrared-common';
+import type { ProductPlacementView } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../api';
 
 export interface ProductPlacementState {

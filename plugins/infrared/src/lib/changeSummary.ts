@@ -1,4 +1,4 @@
-import type { PullRequestRef } from '@internal/plugin-infrared-common';
+import type { PullRequestRef } from '@infrared-clusters/plugin-infrared-common';
 
 /** What the panel says about a cluster's gitops change: what a user can act on, no local path. */
 export interface ChangeSummary {

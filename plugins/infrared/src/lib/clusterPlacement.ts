@@ -1,7 +1,7 @@
 import type {
   OrganizationView,
   ZoneView,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 /** What the Clusters page shows of placement for one cluster. */
 export interface ClusterPlacement {

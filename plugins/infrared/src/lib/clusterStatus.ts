@@ -3,7 +3,7 @@ import {
   ClusterConditionTypes,
   ClusterView,
   findCondition,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 /** The two conditions registration goes through, in order. */
 export const REGISTRATION_CONDITIONS = [

@@ -1,4 +1,4 @@
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 
 export interface GitopsLink {
   /** What to show: the gitops path, or the pull request / commit when there is no path. */

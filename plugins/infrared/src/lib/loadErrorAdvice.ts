@@ -6,7 +6,7 @@ export function loadErrorAdvice(error: Error & { status?: number }): string {
     case 403:
       return 'You may not read clusters (permission infrared.cluster.read): ask a platform admin for access.';
     case 404:
-      return 'The Infrared backend plugin does not answer at /api/infrared: check that @internal/plugin-infrared-backend is added to the backend.';
+      return 'The Infrared backend plugin does not answer at /api/infrared: check that @infrared-clusters/plugin-infrared-backend is added to the backend.';
     case 503:
     case 502:
     case 504:

@@ -1,4 +1,4 @@
-import { PRODUCT_ANNOTATION } from '@internal/plugin-infrared-common';
+import { PRODUCT_ANNOTATION } from '@infrared-clusters/plugin-infrared-common';
 
 /**
  * Whether a catalog entity names a Product (annotation `infrared.darkshift.io/product`), where

@@ -7,7 +7,7 @@ import {
   KubeconfigInspection,
   RegisterClusterRequest,
   validateRegisterClusterRequest,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 export type ConnectionChoice = 'kubeconfig' | 'inCluster' | 'build';
 

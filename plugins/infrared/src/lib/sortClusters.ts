@@ -1,4 +1,4 @@
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { conditionState } from './clusterStatus';
 
 export type SortKey =

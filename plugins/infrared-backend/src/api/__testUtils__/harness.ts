@@ -9,8 +9,8 @@ import {
 import type {
   ClusterProber,
   ProbeResult,
-} from '@internal/plugin-infrared-node';
-import { InMemoryManagementApi } from '@internal/plugin-infrared-node/testUtils';
+} from '@infrared-clusters/plugin-infrared-node';
+import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
 import request from 'supertest';
 import type {
   GitopsChange,

@@ -8,7 +8,7 @@ import {
   type ClusterStatus,
   type ObjectMeta,
   type SecretObject,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 export const CA = 'Q0EtUEVN';
 export const CERT = 'Q0VSVC1QRU0=';

@@ -10,8 +10,8 @@ import {
   type ClusterResource,
   type ClusterStatus,
   type SecretObject,
-} from '@internal/plugin-infrared-common';
-import { controllerReferenceTo } from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-common';
+import { controllerReferenceTo } from '@infrared-clusters/plugin-infrared-node';
 import {
   dependentLabels,
   labelsInclude,

@@ -8,8 +8,8 @@ import {
   type ClusterCondition,
   type ClusterResource,
   type SecretObject,
-} from '@internal/plugin-infrared-common';
-import type { ProbeResult } from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-common';
+import type { ProbeResult } from '@infrared-clusters/plugin-infrared-node';
 import type { GitopsPublishResult } from '../../gitops';
 import {
   CA,

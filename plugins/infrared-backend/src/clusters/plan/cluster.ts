@@ -1,5 +1,5 @@
-import type { ClusterStatus } from '@internal/plugin-infrared-common';
-import { setCondition } from '@internal/plugin-infrared-node';
+import type { ClusterStatus } from '@infrared-clusters/plugin-infrared-common';
+import { setCondition } from '@infrared-clusters/plugin-infrared-node';
 import {
   argoSecretRefusal,
   foreignArgoSecret,

@@ -1,5 +1,5 @@
-import { ClusterConditionTypes } from '@internal/plugin-infrared-common';
-import type { ConditionInput } from '@internal/plugin-infrared-node';
+import { ClusterConditionTypes } from '@infrared-clusters/plugin-infrared-common';
+import type { ConditionInput } from '@infrared-clusters/plugin-infrared-node';
 import type { ObservedCluster } from './types';
 
 /** Connected, from the probe's answer or from why the connection can't be tried. */

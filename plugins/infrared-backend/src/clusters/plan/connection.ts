@@ -8,7 +8,7 @@ import {
   type ClusterResource,
   type KubeconfigAccepted,
   type SecretObject,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 /** Why a Cluster can't be reached before anything is tried. */
 export type ConnectionProblemReason =

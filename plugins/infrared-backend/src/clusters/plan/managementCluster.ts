@@ -4,7 +4,7 @@ import {
   MANAGED_BY_INFRARED,
   MANAGED_BY_LABEL,
   type ClusterResource,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 /** The management cluster as the backend makes it when it is missing: inCluster, type management. */
 export function managementClusterResource(name: string): ClusterResource {

@@ -1,4 +1,4 @@
-import type { ClusterResource } from '@internal/plugin-infrared-common';
+import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
 import type { GitopsPublishResult } from '../../gitops';
 import {
   clusterResource,

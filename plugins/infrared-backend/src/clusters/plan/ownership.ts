@@ -6,8 +6,8 @@ import {
   MANAGED_BY_LABEL,
   type ClusterResource,
   type OwnerReference,
-} from '@internal/plugin-infrared-common';
-import { controllerReferenceTo } from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-common';
+import { controllerReferenceTo } from '@infrared-clusters/plugin-infrared-node';
 
 const isInfraredCluster = (ref: { apiVersion: string; kind: string }) =>
   ref.kind === CLUSTER_KIND && ref.apiVersion.startsWith(`${INFRARED_GROUP}/`);

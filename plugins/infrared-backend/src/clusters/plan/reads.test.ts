@@ -1,4 +1,4 @@
-import type { SecretObject } from '@internal/plugin-infrared-common';
+import type { SecretObject } from '@infrared-clusters/plugin-infrared-common';
 import {
   clusterResource,
   stored,

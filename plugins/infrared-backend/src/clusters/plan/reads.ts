@@ -4,7 +4,7 @@ import {
   INFRARED_NAMESPACE,
   type ClusterResource,
   type SecretObject,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { kubeconfigSecretRef, type ClusterConnection } from './connection';
 
 /** The Secrets a pass LISTed by our labels (namespaces infrared and argocd), by name. */

@@ -6,11 +6,11 @@ import {
   type ClusterResource,
   type ClusterStatus,
   type SecretObject,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   setCondition,
   type ConditionInput,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import {
   appOfAppsPath,
   registrationFiles,

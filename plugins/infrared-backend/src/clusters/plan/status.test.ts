@@ -1,4 +1,4 @@
-import type { ClusterStatus } from '@internal/plugin-infrared-common';
+import type { ClusterStatus } from '@infrared-clusters/plugin-infrared-common';
 import { clusterResource } from '../__testUtils__/fixtures';
 import { statusWrite } from './status';
 

@@ -3,7 +3,7 @@ import {
   type ClusterCondition,
   type ClusterResource,
   type ClusterStatus,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 /** The status fields this reconciler owns; the rest (provision, detected ...) belong to others. */
 const OWNED_FIELDS = [

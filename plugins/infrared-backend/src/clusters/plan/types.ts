@@ -3,8 +3,8 @@ import type {
   ClusterStatus,
   OwnerReference,
   SecretObject,
-} from '@internal/plugin-infrared-common';
-import type { ProbeResult } from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-common';
+import type { ProbeResult } from '@infrared-clusters/plugin-infrared-node';
 import type {
   GitopsChange,
   GitopsPublishResult,

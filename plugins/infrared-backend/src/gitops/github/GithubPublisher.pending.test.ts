@@ -1,6 +1,6 @@
 import { RecordedRequest } from '../__testUtils__/fakeGithubServer';
 import { registration, useFakeGithub } from '../__testUtils__/githubHarness';
-import type { GitopsPublishResult } from '@internal/plugin-infrared-node';
+import type { GitopsPublishResult } from '@infrared-clusters/plugin-infrared-node';
 
 const APP = 'registry/clusters/infrared-mgmt/components/cluster-edge-1.yaml';
 const BRANCH = 'heads/infrared/register-edge-1';

@@ -9,7 +9,7 @@ import {
   type GitopsPublishResult,
   type GitopsPullRequest,
   type GitopsRepoDescription,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import {
   GithubClientFactory,
   GithubRepoRef,

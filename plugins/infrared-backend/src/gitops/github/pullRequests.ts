@@ -1,4 +1,4 @@
-import type { GitopsChange } from '@internal/plugin-infrared-node';
+import type { GitopsChange } from '@infrared-clusters/plugin-infrared-node';
 import { GithubSession, statusOf } from './session';
 
 /** The open pull request of the branch, updated to the change's title and body, or a new one. */

@@ -1,5 +1,5 @@
 import type { Octokit } from '@octokit/rest';
-import type { GitopsChange } from '@internal/plugin-infrared-node';
+import type { GitopsChange } from '@infrared-clusters/plugin-infrared-node';
 import { GitopsPublishError, READ_REPOSITORY } from './errors';
 
 export type TreeEntry = {

@@ -8,7 +8,7 @@ import {
   type GitopsPublishOptions,
   type GitopsPublishResult,
   type GitopsRepoDescription,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 import { Git, GitIdentity } from './git';
 import {
   listPullRecords,

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gitBlobSha } from '../change';
-import type { GitopsChange } from '@internal/plugin-infrared-node';
+import type { GitopsChange } from '@infrared-clusters/plugin-infrared-node';
 import { Git } from './git';
 
 /** Whether `head` already has every file of the change with the same content, and none of its deletions. */

@@ -4,14 +4,14 @@ import type {
   ProductZone,
   ReleaseResource,
   ReleaseStatus,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   KubeApiError,
   RequestCounter,
   type ArgoObject,
   type PlacementKubeApi,
-} from '@internal/plugin-infrared-node';
-import { matchesLabelSelector } from '@internal/plugin-infrared-node/testUtils';
+} from '@infrared-clusters/plugin-infrared-node';
+import { matchesLabelSelector } from '@infrared-clusters/plugin-infrared-node/testUtils';
 
 const clone = <T>(v: T): T => structuredClone(v);
 

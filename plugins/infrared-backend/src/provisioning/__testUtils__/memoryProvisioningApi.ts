@@ -1,5 +1,5 @@
-import type { ClusterResource } from '@internal/plugin-infrared-common';
-import { matchesLabelSelector } from '@internal/plugin-infrared-node/testUtils';
+import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
+import { matchesLabelSelector } from '@infrared-clusters/plugin-infrared-node/testUtils';
 import {
   KubeApiError,
   RequestCounter,
@@ -7,7 +7,7 @@ import {
   type ObservedPod,
   type ProvisioningKubeApi,
   type TofuJob,
-} from '@internal/plugin-infrared-node';
+} from '@infrared-clusters/plugin-infrared-node';
 
 /** Where the Cluster objects live (InMemoryManagementApi's store). */
 export interface ClusterStore {

@@ -2,7 +2,7 @@
 import type {
   ClusterResource,
   SecretObject,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { uniqueName } from '@internal/devenv';
 import { KubeApiError } from '../errors';
 import type { ManagementApi } from '../types';

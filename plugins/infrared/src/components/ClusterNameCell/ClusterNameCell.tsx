@@ -2,7 +2,7 @@ import Chip from '@material-ui/core/Chip';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 
 // Static classes, not Box: a row's Box props would each build a style sheet per row on first render.
 const useStyles = makeStyles(theme => ({

@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react';
 import Link from '@material-ui/core/Link';
-import type { PullRequestRef } from '@internal/plugin-infrared-common';
+import type { PullRequestRef } from '@infrared-clusters/plugin-infrared-common';
 import { changeSummary } from '../../lib/changeSummary';
 
 const NOWRAP: CSSProperties = { whiteSpace: 'nowrap' };

@@ -1,7 +1,7 @@
 import { Fragment, ReactNode } from 'react';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { GitopsPathCell } from '../GitopsPathCell';
 import { RelativeTime } from '../RelativeTime';
 import { ChangeFact } from './ChangeFact';

@@ -7,7 +7,7 @@ import CloseIcon from '@material-ui/icons/Close';
 import type {
   ClusterView,
   OrganizationView,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import type { Allowance } from '../../hooks/useClusterPermissions';
 import type { ClusterPlacement } from '../../lib/clusterPlacement';
 import { OrgsAllowed, ZonesPlaced } from '../ClusterPlacement';

@@ -5,7 +5,7 @@ import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
-import type { ClusterCondition } from '@internal/plugin-infrared-common';
+import type { ClusterCondition } from '@infrared-clusters/plugin-infrared-common';
 import { RelativeTime } from '../RelativeTime';
 
 // The theme lets table cells break words anywhere; these keep short tokens whole.

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ZoneView } from '@internal/plugin-infrared-common';
+import type { ZoneView } from '@infrared-clusters/plugin-infrared-common';
 import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import { management, registered } from '../../__testUtils__/fixtures';
 import { renderPage } from '../../__testUtils__/renderPage';

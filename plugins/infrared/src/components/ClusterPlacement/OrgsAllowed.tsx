@@ -4,7 +4,7 @@ import FormControlLabel from '@material-ui/core/FormControlLabel';
 import FormGroup from '@material-ui/core/FormGroup';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
-import type { OrganizationView } from '@internal/plugin-infrared-common';
+import type { OrganizationView } from '@infrared-clusters/plugin-infrared-common';
 import type { Allowance } from '../../hooks/useClusterPermissions';
 
 export interface OrgsAllowedProps {

@@ -1,5 +1,5 @@
 import Typography from '@material-ui/core/Typography';
-import type { ZoneView } from '@internal/plugin-infrared-common';
+import type { ZoneView } from '@infrared-clusters/plugin-infrared-common';
 
 export interface ZonesPlacedProps {
   zones: ZoneView[];

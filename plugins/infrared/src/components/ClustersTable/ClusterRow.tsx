@@ -2,7 +2,7 @@ import type { CSSProperties, ReactNode } from 'react';
 import TableCell from '@material-ui/core/TableCell';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { zoneLabel, type ClusterPlacement } from '../../lib/clusterPlacement';
 import { BreakableText } from '../BreakableText';
 import { ClusterNameCell } from '../ClusterNameCell';

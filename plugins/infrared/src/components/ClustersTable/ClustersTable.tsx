@@ -9,7 +9,7 @@ import TableRow from '@material-ui/core/TableRow';
 import TableSortLabel from '@material-ui/core/TableSortLabel';
 import Typography from '@material-ui/core/Typography';
 import useMediaQuery from '@material-ui/core/useMediaQuery';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { placementOf, type ClusterPlacement } from '../../lib/clusterPlacement';
 import { SortDirection, SortKey, sortClusters } from '../../lib/sortClusters';
 import { ClusterRow } from './ClusterRow';

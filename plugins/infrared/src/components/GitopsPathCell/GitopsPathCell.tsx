@@ -1,6 +1,6 @@
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { gitopsLink } from '../../lib/gitopsLink';
 import { BreakableText } from '../BreakableText';
 

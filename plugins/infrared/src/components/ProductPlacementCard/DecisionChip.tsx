@@ -1,5 +1,5 @@
 import Chip from '@material-ui/core/Chip';
-import type { PlacementDecision } from '@internal/plugin-infrared-common';
+import type { PlacementDecision } from '@infrared-clusters/plugin-infrared-common';
 
 const COLORS: Record<PlacementDecision, { background: string; color: string }> =
   {

@@ -4,7 +4,7 @@ import {
   InfraredApiClient,
   type ProductPlacementView,
   type ZonePlacementView,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { infraredApiRef } from '../../api';

@@ -15,7 +15,7 @@ import {
   type ArgoDestination,
   type ProductPlacementView,
   type ZonePlacementView,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { useProductPlacement } from '../../hooks/useProductPlacement';
 import { BreakableText } from '../BreakableText';
 import { DecisionChip } from './DecisionChip';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import TextField from '@material-ui/core/TextField';
-import type { ZonePlacementView } from '@internal/plugin-infrared-common';
+import type { ZonePlacementView } from '@infrared-clusters/plugin-infrared-common';
 
 export interface ZoneClusterSelectProps {
   zone: ZonePlacementView;

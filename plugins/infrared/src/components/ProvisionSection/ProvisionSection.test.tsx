@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { BASE, setUpFakeApi } from '../../__testUtils__/fakeApi';
 import { registered } from '../../__testUtils__/fixtures';
 import { renderPage } from '../../__testUtils__/renderPage';

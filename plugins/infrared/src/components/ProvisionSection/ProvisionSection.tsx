@@ -17,7 +17,7 @@ import {
   infraredClusterProvisionPermission,
   type ClusterView,
   type ProvisionAction,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../../api';
 import { PermissionButton } from '../PermissionButton';
 

@@ -5,7 +5,7 @@ import Typography from '@material-ui/core/Typography';
 import type {
   ClusterTemplate,
   FieldError,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { templateKey, type RegisterFormValues } from '../../lib/registerForm';
 
 export interface BuildInputsProps {

@@ -6,7 +6,7 @@ import AttachFileIcon from '@material-ui/icons/AttachFile';
 import type {
   FieldError,
   KubeconfigInspection,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { KubeconfigSummary } from './KubeconfigSummary';
 
 /** A file's text (FileReader: Blob.text is missing in older browsers and jsdom). */

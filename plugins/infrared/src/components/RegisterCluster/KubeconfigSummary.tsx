@@ -5,7 +5,7 @@ import type {
   CredentialKind,
   FieldError,
   KubeconfigInspection,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 
 const CREDENTIAL: Record<CredentialKind, string> = {
   token: 'bearer token',

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { STORABLE_CREDENTIAL_REASON } from '@internal/plugin-infrared-common';
+import { STORABLE_CREDENTIAL_REASON } from '@infrared-clusters/plugin-infrared-common';
 import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import {
   condition,

@@ -11,7 +11,7 @@ import {
   ClusterTemplate,
   ClusterView,
   InfraredApiError,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../../api';
 import {
   checkRegisterForm,

@@ -14,7 +14,7 @@ import {
   ClusterTemplate,
   FieldError,
   IN_CLUSTER_SERVER,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import type {
   ConnectionChoice,
   RegisterFormCheck,

@@ -1,7 +1,7 @@
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { useClusterProgress } from '../../hooks/useClusterProgress';
 import { stuckCondition } from '../../lib/clusterStatus';
 import { GitopsPathCell } from '../GitopsPathCell';

@@ -15,7 +15,7 @@ import {
   INFRARED_NAMESPACE,
   kubeconfigSecretName,
   tofuStateSecretName,
-} from '@internal/plugin-infrared-common';
+} from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../../api';
 
 export interface RemoveClusterDialogProps {

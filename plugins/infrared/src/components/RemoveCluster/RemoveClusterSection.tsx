@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import DeleteIcon from '@material-ui/icons/Delete';
-import type { ClusterView } from '@internal/plugin-infrared-common';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import type { Allowance } from '../../hooks/useClusterPermissions';
 import { PermissionButton } from '../PermissionButton';
 import { RemoveClusterDialog } from './RemoveClusterDialog';
