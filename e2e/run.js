@@ -12,6 +12,7 @@
  *   E2E_TIMEOUT_MS    how long Connected and Registered may take (default 120000)
  *   CHROMIUM_PATH     the browser (default /usr/bin/chromium)
  *   E2E_RESULT_FILE   where to write { passed, failed, skipped, steps } as JSON
+ *   E2E_ONLY          comma-separated names (clusters,placement): run only e2e/<name>.e2e.js
  * Screenshots of every step go to test-results/e2e/ (git-ignored).
  * Prints "N passed, N failed" and exits non-zero when a step failed.
  */
@@ -22,9 +23,11 @@ const { runAll } = require('./harness');
 const repoRoot = path.resolve(__dirname, '..');
 
 async function main() {
+  const only = process.env.E2E_ONLY?.split(',').filter(Boolean);
   const files = fs
     .readdirSync(__dirname)
     .filter(f => f.endsWith('.e2e.js'))
+    .filter(f => !only || only.includes(f.replace(/\.e2e\.js$/, '')))
     .sort()
     .map(f => path.join(__dirname, f));
   const steps = await runAll({

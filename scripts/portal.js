@@ -214,7 +214,15 @@ async function test() {
   process.exit(steps.every(s => s.ok) ? 0 : 1);
 }
 
-const commands = { start, test };
+/** `node scripts/portal.js e2e [name ...]`: only the browser tests, or only the named e2e/<name>.e2e.js. */
+async function e2e() {
+  const only = process.argv.slice(3);
+  if (only.length) env.E2E_ONLY = only.join(',');
+  const result = await runBrowserTestsOnce();
+  process.exit(result.failed ? 1 : 0);
+}
+
+const commands = { start, test, e2e };
 const command = commands[process.argv[2]];
 if (!command) {
   console.error(
