@@ -2,9 +2,12 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
+import { eventsServiceRef } from '@backstage/plugin-events-node';
 import { infraredPermissions } from '@infrared-clusters/plugin-infrared-common';
 import {
   gitopsPublisherExtensionPoint,
+  INFRARED_CLUSTER_EVENTS_TOPIC,
+  type InfraredClusterEventPayload,
   KubePlacementApi,
   KubeProvisioningApi,
   type GitopsPublisherFactory,
@@ -56,6 +59,7 @@ export const infraredPlugin = createBackendPlugin({
         scheduler: coreServices.scheduler,
         lifecycle: coreServices.lifecycle,
         kube: infraredKubeServiceRef,
+        events: eventsServiceRef,
       },
       async init(deps) {
         const { config, logger, httpRouter, scheduler, kube } = deps;
@@ -91,6 +95,19 @@ export const infraredPlugin = createBackendPlugin({
             discovered: registrar
               ? discoveredClustersOptions(config)
               : undefined,
+            onClusterChanged: (cluster, change) => {
+              const eventPayload: InfraredClusterEventPayload = {
+                cluster,
+                change,
+              };
+              deps.events
+                .publish({ topic: INFRARED_CLUSTER_EVENTS_TOPIC, eventPayload })
+                .catch(e =>
+                  logger.warn(
+                    `infrared: could not publish ${change} of cluster ${cluster}: ${e.message}`,
+                  ),
+                );
+            },
           });
           const placementApi =
             kube.management.placement ??

@@ -8,6 +8,7 @@
 export * from './ownerReference';
 export * from './concurrency';
 export * from './gitops';
+export * from './events';
 export * from './kube';
 export * from './registrar';
 export * from './provisioning';

@@ -33,6 +33,8 @@ export interface ClusterServiceOptions {
   logger: LoggerService;
   /** Called after a write, so reconciliation starts at once. */
   onChange?: (clusterName: string) => void;
+  /** Called after a Cluster was deleted. */
+  onRemoved?: (clusterName: string) => void;
   /** Child clusters the registrar registered, listed beside the Clusters. */
   listDiscovered?: () => Promise<DiscoveredClusterInput[]>;
 }
@@ -210,5 +212,6 @@ export class ClusterService {
       throw fromKubeError(e);
     }
     logger.info(`infrared: removed cluster ${name}`);
+    this.options.onRemoved?.(name);
   }
 }

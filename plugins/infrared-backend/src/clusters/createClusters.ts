@@ -7,6 +7,7 @@ import {
   listDiscoveredClusters,
   type ClusterProber,
   type DiscoveredClustersOptions,
+  type InfraredClusterChange,
   type ManagementApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import type { GitopsPublisher } from '../gitops';
@@ -30,6 +31,11 @@ export interface CreateClustersOptions {
    * the registrar does not run. The wiring passes it, so clusters/ never reads registrar/ config.
    */
   discovered?: DiscoveredClustersOptions;
+  /**
+   * Told of each API write (`registered`, `removed`) and when the pass that follows a registration
+   * is done (`reconciled`); the wiring publishes it on the events service.
+   */
+  onClusterChanged?: (name: string, change: InfraredClusterChange) => void;
 }
 
 /**
@@ -77,13 +83,17 @@ export async function createClusters(
     managementCluster: settings.managementCluster,
     logger,
     onChange: name => {
+      options.onClusterChanged?.(name, 'registered');
       trigger.request();
-      pass({ names: [name] }).catch(e =>
-        logger.warn(
-          `infrared: reconciling cluster ${name} failed: ${e.message}`,
-        ),
-      );
+      pass({ names: [name] })
+        .then(() => options.onClusterChanged?.(name, 'reconciled'))
+        .catch(e =>
+          logger.warn(
+            `infrared: reconciling cluster ${name} failed: ${e.message}`,
+          ),
+        );
     },
+    onRemoved: name => options.onClusterChanged?.(name, 'removed'),
     listDiscovered: options.discovered
       ? () => listDiscoveredClusters(api.secrets, options.discovered)
       : undefined,
