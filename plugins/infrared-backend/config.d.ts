@@ -59,6 +59,14 @@ export interface Config {
        * warns at startup when this is false).
        */
       autoMerge?: boolean;
+      /**
+       * Registrations and removals that arrive together (one reconcile pass over many clusters) are
+       * published as one change, one pull request; one that arrives alone gets its own.
+       */
+      batch?: {
+        /** The files (written plus deleted) one batched change may hold. Default 300 (150 registrations: 2 files each). */
+        maxFilesPerChange?: number;
+      };
     };
 
     /** Zone placement and the release gate (issue 15). */

@@ -10,7 +10,7 @@ import {
   type InfraredClusterChange,
   type ManagementApi,
 } from '@infrared-clusters/plugin-infrared-node';
-import type { GitopsPublisher } from '../gitops';
+import { BatchingPublisher, type GitopsPublisher } from '../gitops';
 import { ClusterService } from './ClusterService';
 import { readClustersConfig } from './config';
 import { ClusterReconciler, type ReconcileScope } from './reconciler';
@@ -56,7 +56,10 @@ export async function createClusters(
   const reconciler = new ClusterReconciler({
     api,
     prober: options.prober,
-    publisher: options.publisher,
+    // the registrations of one pass reach the gitops repo as one change (issue 17)
+    publisher: new BatchingPublisher(options.publisher, {
+      maxFilesPerChange: settings.maxFilesPerChange,
+    }),
     managementCluster: settings.managementCluster,
     logger,
   });

@@ -10,6 +10,7 @@ import { FakeProber, RecordingPublisher } from '../api/__testUtils__/harness';
 import { kubeconfigText } from './__testUtils__/fixtures';
 import { REGISTERED_FILES_ANNOTATION } from './plan';
 import { ClusterReconciler } from './reconciler';
+import { BatchingPublisher } from '../gitops';
 
 function setup() {
   const api = new InMemoryManagementApi();
@@ -94,6 +95,30 @@ describe('ClusterReconciler', () => {
     const settled = await reconciler.reconcileAll();
     expect(settled.clusters).toBe(26);
     expect(settled.requests).toBe(3);
+  });
+
+  it('publishes the registrations of one pass as one batched change, each cluster Registered', async () => {
+    const { api, prober, publisher: recording } = setup();
+    const reconciler = new ClusterReconciler({
+      api,
+      prober,
+      publisher: new BatchingPublisher(recording, { maxFilesPerChange: 300 }),
+      managementCluster: 'infrared-mgmt',
+      logger: mockServices.logger.mock(),
+    });
+    const names = Array.from({ length: 30 }, (_, i) => `edge-${i}`);
+    for (const name of names) await addCluster(api, name);
+    const pass = await reconciler.reconcileAll();
+    expect(pass).toMatchObject({ clusters: 31, published: 30, failed: 0 });
+    // 30 registrations, far fewer changes: the first may go alone before the others arrive
+    expect(recording.changes.length).toBeLessThanOrEqual(3);
+    const published = recording.changes.flatMap(c => Object.keys(c.files));
+    expect(published).toHaveLength(60);
+    for (const name of names) {
+      const cluster = api.clusterStore.get(name);
+      expect(condition(cluster, 'Registered')?.status).toBe('True');
+      expect(cluster?.status?.pullRequest?.merged).toBe(true);
+    }
   });
 
   it('retries a status write that lost a race, from a fresh read', async () => {

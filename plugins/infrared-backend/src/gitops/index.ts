@@ -25,6 +25,7 @@ export {
 } from './github/GithubPublisher';
 export { GitopsPublishError } from './github/errors';
 export { branchForKey } from './change';
+export { BatchingPublisher } from './batch/BatchingPublisher';
 export {
   buildClusterRegistryReadme,
   buildRegistryApplication,
