@@ -40,6 +40,10 @@ export const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
     );
     return;
   }
+  if (type === 'entity.verify.failed') {
+    next(new InputError((err as Error).message));
+    return;
+  }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     next(new InputError('the request body must be UTF-8 JSON'));
     return;
@@ -47,7 +51,23 @@ export const bodyErrors: ErrorRequestHandler = (err, _req, _res, next) => {
   next(err);
 };
 
-const parseJson = express.json({ limit: MAX_BODY_BYTES });
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Refuses a body that is not UTF-8. Decoding would otherwise turn each invalid byte into U+FFFD,
+ * and a kubeconfig's token or server would be stored with characters its sender never wrote.
+ */
+function verifyUtf8(_req: unknown, _res: unknown, body: Buffer): void {
+  try {
+    utf8.decode(body);
+  } catch {
+    throw new Error(
+      'the request body is not valid UTF-8: send JSON encoded as UTF-8',
+    );
+  }
+}
+
+const parseJson = express.json({ limit: MAX_BODY_BYTES, verify: verifyUtf8 });
 
 /** express.json with the limit above, its errors turned by `bodyErrors`. */
 export const jsonBody: RequestHandler = (req, res, next) =>

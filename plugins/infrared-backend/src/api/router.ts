@@ -34,6 +34,7 @@ import type { PlacementCaller, PlacementService } from '../placement';
 import type { ProvisioningService } from '../provisioning';
 import { createOpenApiRouter } from '../schema/openapi';
 import { jsonBody } from './bodyErrors';
+import { checkPathNames } from './pathNames';
 
 export interface RouterOptions {
   httpAuth: HttpAuthService;
@@ -211,6 +212,7 @@ export async function createRouter(
 
   router.get('/v1/clusters/:name', async (req, res) => {
     await authorize(req, infraredClusterReadPermission);
+    checkPathNames({ name: ['cluster', req.params.name] }, false);
     res.json(await service().get(req.params.name));
   });
 
@@ -252,6 +254,7 @@ export async function createRouter(
       'cluster-provision-action',
       { cluster: name },
       async () => {
+        checkPathNames({ name: ['cluster', name] }, true);
         const validation = validateSetProvisionAction(req.body);
         if ('errors' in validation) throw validationError(validation.errors);
         const { action, acknowledgeBillable } = validation.value;
@@ -267,6 +270,7 @@ export async function createRouter(
 
   router.get('/v1/clusters/:name/provision/log', async (req, res) => {
     await authorize(req, infraredClusterReadPermission);
+    checkPathNames({ name: ['cluster', req.params.name] }, false);
     res.json(await provisioning().log(req.params.name));
   });
 
@@ -296,6 +300,7 @@ export async function createRouter(
 
   router.get('/v1/orgs/:org/cluster-allowlist', async (req, res) => {
     await authorize(req, infraredClusterReadPermission);
+    checkPathNames({ org: ['org', req.params.org] }, false);
     res.json(await placement().getAllowlist(req.params.org));
   });
 
@@ -307,6 +312,7 @@ export async function createRouter(
       'cluster-allowlist-update',
       { org },
       async () => {
+        checkPathNames({ org: ['org', org] }, true);
         const validation = validateAllowlistRequest(req.body);
         if ('errors' in validation) throw validationError(validation.errors);
         const change = await placement().replaceAllowlist(
@@ -334,6 +340,10 @@ export async function createRouter(
   router.get('/v1/products/:namespace/:name/placement', async (req, res) => {
     await authorize(req, infraredClusterReadPermission);
     const { namespace, name } = req.params;
+    checkPathNames(
+      { namespace: ['namespace', namespace], name: ['product', name] },
+      false,
+    );
     res.json(
       await placement().getPlacement(namespace, name, await caller(req)),
     );
@@ -349,6 +359,14 @@ export async function createRouter(
         'zone-cluster-update',
         { product: `${namespace}/${name}`, zone },
         async () => {
+          checkPathNames(
+            {
+              namespace: ['namespace', namespace],
+              name: ['product', name],
+              zone: ['zone', zone],
+            },
+            true,
+          );
           const validation = validateSetZoneClusterRequest(req.body);
           if ('errors' in validation) throw validationError(validation.errors);
           const change = await placement().setZoneCluster(

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { validateClusterName } from '../clusters/name';
 import { CLUSTER_FIELD_RULES } from '../clusters/rules';
 import { CLUSTER_FLAVORS, CLUSTER_PROVIDERS } from '../clusters/types';
-import { isInClusterServer } from '../kubeconfig/cluster';
+import {
+  displayServer,
+  isInClusterServer,
+  registrationServerProblem,
+} from '../kubeconfig/cluster';
 import type { ClusterTemplateRef, ProvisionSpec } from '../provisioning/types';
 import type { RegisterClusterRequest as RegisterClusterBody } from '../schema/openapi';
 
@@ -25,14 +29,17 @@ function parseUrl(value: string): URL | undefined {
  */
 function serverProblem(server: string): string | undefined {
   const url = parseUrl(server);
+  const shown = displayServer(server);
   if (!url) {
-    return `server "${server}" is not a URL; it must be an https:// URL, like https://203.0.113.10:6443`;
+    return `server "${shown}" is not a URL; it must be an https:// URL, like https://203.0.113.10:6443`;
   }
+  const registration = registrationServerProblem(url);
+  if (registration) return `server "${shown}" ${registration}`;
   if (!serverRegExp.test(server)) {
-    return `server "${server}" must be an https:// URL with a host, an optional port and path and nothing else, like https://203.0.113.10:6443`;
+    return `server "${shown}" must be an https:// URL with a host, an optional port and path and nothing else, like https://203.0.113.10:6443`;
   }
   if (isInClusterServer(server)) {
-    return `server "${server}" is the in-cluster address: register the management cluster with inCluster: true instead`;
+    return `server "${shown}" is the in-cluster address: register the management cluster with inCluster: true instead`;
   }
   return undefined;
 }

@@ -15,7 +15,57 @@ export const CLUSTER_NAME_MAX_LENGTH = 42;
 /** Longest organization name, so that its namespace `ir-org-<name>` fits 63 characters. */
 export const ORGANIZATION_NAME_MAX_LENGTH = 56;
 
-const clusterNameRegExp = new RegExp(CLUSTER_NAME_PATTERN);
+/** An RFC 1123 subdomain: the rule of most Kubernetes object names (a Product's, a Secret's). */
+export const DNS_SUBDOMAIN_PATTERN =
+  '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+
+/** Longest RFC 1123 label (a namespace's name). */
+export const DNS_LABEL_MAX_LENGTH = 63;
+/** Longest RFC 1123 subdomain. */
+export const DNS_SUBDOMAIN_MAX_LENGTH = 253;
+
+const labelRegExp = new RegExp(DNS_LABEL_PATTERN);
+const subdomainRegExp = new RegExp(DNS_SUBDOMAIN_PATTERN);
+
+/**
+ * Checks a name against the RFC 1123 label rule (or, with `subdomain`, the subdomain rule) and a
+ * length. Every name that reaches a Kubernetes API path or a gitops file path passes here first,
+ * so none can hold a `/`, a `..`, a `%` or a character that only looks like an allowed one.
+ *
+ * @returns undefined when the name is valid, else a message naming the field and the reason.
+ */
+export function dnsNameProblem(
+  name: unknown,
+  field: string,
+  maxLength: number,
+  subdomain = false,
+): string | undefined {
+  if (typeof name !== 'string') {
+    return `${field} is required and must be a string`;
+  }
+  if (name.length === 0) {
+    return `${field} is required`;
+  }
+  if (name.length > maxLength) {
+    return `${field} is ${name.length} characters long; at most ${maxLength} are allowed`;
+  }
+  const bad = name.match(subdomain ? /[^-a-z0-9.]/u : /[^-a-z0-9]/u);
+  if (bad) {
+    const hint = /[A-Z]/.test(bad[0]) ? ' (use lowercase)' : '';
+    const allowed = subdomain
+      ? 'lowercase letters, digits, hyphens and dots'
+      : 'lowercase letters, digits and hyphens';
+    return `${field} may contain only ${allowed}, but contains ${JSON.stringify(
+      bad[0],
+    )}${hint}`;
+  }
+  if (!(subdomain ? subdomainRegExp : labelRegExp).test(name)) {
+    return subdomain
+      ? `${field} must start and end with a lowercase letter or digit, and so must each of its dot-separated parts`
+      : `${field} must start and end with a lowercase letter or digit, not a hyphen`;
+  }
+  return undefined;
+}
 
 /**
  * Checks a cluster name against the rule.
@@ -26,22 +76,29 @@ export function validateClusterName(
   name: unknown,
   field: string = 'name',
 ): string | undefined {
-  if (typeof name !== 'string') {
-    return `${field} is required and must be a string`;
-  }
-  if (name.length === 0) {
-    return `${field} is required`;
-  }
-  if (name.length > CLUSTER_NAME_MAX_LENGTH) {
-    return `${field} is ${name.length} characters long; at most ${CLUSTER_NAME_MAX_LENGTH} are allowed`;
-  }
-  const bad = name.match(/[^-a-z0-9]/);
-  if (bad) {
-    const hint = /[A-Z]/.test(bad[0]) ? ' (use lowercase)' : '';
-    return `${field} may contain only lowercase letters, digits and hyphens, but contains "${bad[0]}"${hint}`;
-  }
-  if (!clusterNameRegExp.test(name)) {
-    return `${field} must start and end with a lowercase letter or digit, not a hyphen`;
-  }
-  return undefined;
+  return dnsNameProblem(name, field, CLUSTER_NAME_MAX_LENGTH);
+}
+
+/** Checks an Organization's name: a label short enough for its namespace `ir-org-<name>`. */
+export function validateOrganizationName(
+  name: unknown,
+  field: string = 'org',
+): string | undefined {
+  return dnsNameProblem(name, field, ORGANIZATION_NAME_MAX_LENGTH);
+}
+
+/** Checks a namespace's name (an RFC 1123 label). */
+export function validateNamespaceName(
+  name: unknown,
+  field: string = 'namespace',
+): string | undefined {
+  return dnsNameProblem(name, field, DNS_LABEL_MAX_LENGTH);
+}
+
+/** Checks a namespaced object's name, such as a Product's (an RFC 1123 subdomain). */
+export function validateObjectName(
+  name: unknown,
+  field: string = 'name',
+): string | undefined {
+  return dnsNameProblem(name, field, DNS_SUBDOMAIN_MAX_LENGTH, true);
 }

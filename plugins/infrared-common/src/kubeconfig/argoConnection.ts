@@ -28,7 +28,7 @@ export function argoConnectionFor(
     };
   }
   const errors: FieldError[] = [];
-  const checked = checkServer(server, field, true, errors);
+  const checked = checkServer(server, field, true, errors, true);
   if (errors.length) return { ok: false, errors };
   return { ok: true, server: checked, config: kubeconfig.argoConfig };
 }

@@ -44,14 +44,51 @@ export function isInClusterServer(server: string): boolean {
 }
 
 /**
+ * A server address fit for a message: scheme, host, port and path, never user information, a query
+ * or a fragment (where credentials hide), and only the scheme of a URL that is not http(s).
+ */
+export function displayServer(raw: string): string {
+  const url = NOT_IN_GO_URLS.test(raw) ? undefined : parseUrl(raw);
+  if (url && (url.protocol === 'https:' || url.protocol === 'http:')) {
+    const path = url.pathname === '/' ? '' : url.pathname;
+    return `${url.protocol}//${url.host}${path}`;
+  }
+  if (url) return `${url.protocol}…`;
+  const shown = raw
+    .replace(/^([^/@]*\/\/)?[^/@]*@/, '$1***@')
+    .replace(/[?#][\s\S]*$/, '…');
+  return shown.length > 100 ? `${shown.slice(0, 100)}…` : shown;
+}
+
+/**
+ * What registration refuses in a server Argo CD itself would take: plain http (the cluster's
+ * credential would cross the network unencrypted), and user information, a query or a fragment
+ * (credentials in the address, which the Argo CD Secret's server, the portal and logs would show).
+ */
+export function registrationServerProblem(url: URL): string | undefined {
+  if (url.protocol === 'http:') {
+    return 'is plain http: the cluster credential would cross the network unencrypted; use the https:// address';
+  }
+  if (url.username || url.password) {
+    return 'carries user information (user:password@): put the credential in the kubeconfig user, not in the address';
+  }
+  if (/[?#]/.test(url.href)) {
+    return 'has a query or fragment, which an API server address never has: remove everything from ? or #';
+  }
+  return undefined;
+}
+
+/**
  * Checks an API server address (a kubeconfig's `server`, or a Cluster's `spec.server`) and
- * returns it trimmed as Argo CD keys it. `at` is the field the errors name.
+ * returns it trimmed as Argo CD keys it. `at` is the field the errors name. With `registration`,
+ * also the rules of `registrationServerProblem`.
  */
 export function checkServer(
   raw: string | undefined,
   at: string,
   refuseInCluster: boolean,
   errors: FieldError[],
+  registration = false,
 ): string {
   if (!raw || !raw.trim()) {
     errors.push({
@@ -63,20 +100,24 @@ export function checkServer(
   }
   const server = raw.trim().replace(/\/+$/, '');
   const url = NOT_IN_GO_URLS.test(server) ? undefined : parseUrl(server);
+  const shown = displayServer(raw);
+  const problem = url && registration && registrationServerProblem(url);
   if (!url || !url.hostname) {
     errors.push({
       field: at,
-      message: `server "${raw}" is not a URL with a host, like https://203.0.113.10:6443`,
+      message: `server "${shown}" is not a URL with a host, like https://203.0.113.10:6443`,
     });
   } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     errors.push({
       field: at,
-      message: `server "${raw}" must be an https:// URL`,
+      message: `server "${shown}" must be an https:// URL`,
     });
+  } else if (problem) {
+    errors.push({ field: at, message: `server "${shown}" ${problem}` });
   } else if (refuseInCluster && isInClusterServer(server)) {
     errors.push({
       field: at,
-      message: `server "${raw}" is the in-cluster address, which Argo CD resolves to its own cluster, ignoring this kubeconfig's credentials: the cluster needs an address of its own`,
+      message: `server "${shown}" is the in-cluster address, which Argo CD resolves to its own cluster, ignoring this kubeconfig's credentials: the cluster needs an address of its own`,
     });
   }
   return server;
@@ -146,6 +187,7 @@ export function inspectCluster(
     `${field}.server`,
     refuseInCluster,
     errors,
+    true,
   );
   const caFile = readString(c, 'certificate-authority', field, errors);
   if (caFile) {

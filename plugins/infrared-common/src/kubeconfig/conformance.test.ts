@@ -343,12 +343,16 @@ const TABLE: Array<[string, Shape, Expected]> = [
 
   // The server: rest.Config's Host, parsed by Go.
   [
-    'a plain http server (Argo CD connects without TLS)',
+    'a plain http server (Argo CD would connect without TLS; registration refuses it)',
     {
       cluster: { server: 'http://203.0.113.10:8080' },
       user: { token: 't' },
     },
-    '{"bearerToken":"t","tlsClientConfig":{"insecure":false}}',
+    {
+      field: `${CLUSTER}.server`,
+      message:
+        /is plain http: the cluster credential would cross the network unencrypted/,
+    },
   ],
   [
     'a server with a tab in it (Go refuses what WHATWG URLs strip)',

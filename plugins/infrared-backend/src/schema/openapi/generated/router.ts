@@ -256,6 +256,9 @@ export const spec = {
           '409': {
             $ref: '#/components/responses/ErrorResponse',
           },
+          '413': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
           '503': {
             $ref: '#/components/responses/ErrorResponse',
           },
@@ -633,6 +636,9 @@ export const spec = {
             $ref: '#/components/responses/ErrorResponse',
           },
           '409': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '413': {
             $ref: '#/components/responses/ErrorResponse',
           },
           '503': {

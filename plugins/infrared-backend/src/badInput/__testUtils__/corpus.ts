@@ -1,0 +1,222 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+
+/** One bad request and what its answer must be. */
+export interface BadInputCase {
+  /** `<file>/<id>`, unique. */
+  id: string;
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** Under /api/infrared, with $NAME, $ORG, $NS and $PRODUCT still in it. */
+  path: string;
+  /** A JSON body, or */
+  body?: unknown;
+  /** the raw body text or bytes, sent with `contentType`. */
+  raw?: string | Buffer;
+  contentType?: string;
+  /** The 4xx the answer must have. */
+  status: number;
+  /** What the answer's error message must name. */
+  field: string;
+}
+
+/** Every credential in the corpus holds this; no answer may. */
+export const CANARY = 'leak-canary';
+
+const CASES = path.join(__dirname, '..', 'cases');
+
+/** The kubeconfig every case of cases/kubeconfigs.yaml changes one thing of (alone, it is valid). */
+const BASE: Record<string, unknown> = {
+  apiVersion: 'v1',
+  kind: 'Config',
+  clusters: [
+    {
+      name: 'c',
+      cluster: {
+        server: 'https://127.0.0.1:6443',
+        'certificate-authority-data': 'Q0EtUEVN',
+      },
+    },
+  ],
+  users: [{ name: 'u', user: { token: `${CANARY}-base-token` } }],
+  contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+  'current-context': 'x',
+};
+
+function load(file: string): Array<Record<string, any>> {
+  return parse(fs.readFileSync(path.join(CASES, file), 'utf8'));
+}
+
+function kubeconfigOf(entry: Record<string, any>): string {
+  if (typeof entry.text === 'string') return entry.text;
+  const doc: Record<string, any> = structuredClone(BASE);
+  if (entry.user !== undefined) doc.users[0].user = entry.user;
+  if (entry.cluster !== undefined) doc.clusters[0].cluster = entry.cluster;
+  for (const [key, value] of Object.entries(entry.top ?? {})) {
+    if (value === '__delete__') delete doc[key];
+    else doc[key] = value;
+  }
+  return stringify(doc);
+}
+
+function kubeconfigCases(): BadInputCase[] {
+  return load('kubeconfigs.yaml').map(entry => ({
+    id: `kubeconfigs/${entry.id}`,
+    method: 'post',
+    path: '/v1/clusters',
+    body: { name: '$NAME', kubeconfig: kubeconfigOf(entry) },
+    status: entry.status ?? 400,
+    field: entry.field,
+  }));
+}
+
+function bodyCases(file: string): BadInputCase[] {
+  return load(file).map(entry => ({
+    id: `${file.replace(/\.yaml$/, '')}/${entry.id}`,
+    method: entry.method ?? 'post',
+    path: entry.path ?? '/v1/clusters',
+    ...(entry.raw !== undefined
+      ? { raw: entry.raw, contentType: entry.contentType ?? 'application/json' }
+      : { body: entry.body }),
+    status: entry.status ?? 400,
+    field: entry.field,
+  }));
+}
+
+/** A path segment as a client that means it sends it: every reserved character and dot encoded. */
+export function segment(name: string): string {
+  return encodeURIComponent(name).replace(/\./g, '%2E');
+}
+
+/**
+ * Whether a name breaks every Kubernetes name rule (label and subdomain, any length limit from 42
+ * to 253): then it is also a bad organization, namespace, Product and zone name.
+ */
+function breaksEveryNameRule(name: string): boolean {
+  return (
+    /[^-a-z0-9.]/.test(name) ||
+    /^[-.]|[-.]$|\.\.|^$/.test(name) ||
+    name.length > 253
+  );
+}
+
+/** Each bad name where a cluster name goes, and where an organization's name goes. */
+function nameCases(): BadInputCase[] {
+  return load('names.yaml').flatMap(entry => {
+    const { name } = entry as { name: string };
+    const id = `names/${entry.id}`;
+    const out: BadInputCase[] = [
+      {
+        id: `${id}/register`,
+        method: 'post',
+        path: '/v1/clusters',
+        body: { name, inCluster: true },
+        status: 400,
+        field: 'name',
+      },
+      {
+        id: `${id}/allowlist-entry`,
+        method: 'put',
+        path: '/v1/orgs/$ORG/cluster-allowlist',
+        body: { clusters: [name] },
+        status: 400,
+        field: 'clusters[0]',
+      },
+    ];
+    // "" is the zone's way of naming the management cluster
+    if (name !== '') {
+      out.push({
+        id: `${id}/zone-cluster`,
+        method: 'put',
+        path: '/v1/products/$NS/$PRODUCT/zones/prod/cluster',
+        body: { cluster: name },
+        status: 400,
+        field: 'cluster',
+      });
+    }
+    if (entry.paths === false) return out;
+    const at = segment(name);
+    out.push(
+      {
+        id: `${id}/get`,
+        method: 'get',
+        path: `/v1/clusters/${at}`,
+        status: 404,
+        field: 'name',
+      },
+      {
+        id: `${id}/delete`,
+        method: 'delete',
+        path: `/v1/clusters/${at}`,
+        status: 400,
+        field: 'name',
+      },
+      {
+        id: `${id}/provision-action`,
+        method: 'put',
+        path: `/v1/clusters/${at}/provision/action`,
+        body: { action: 'plan' },
+        status: 400,
+        field: 'name',
+      },
+      {
+        id: `${id}/provision-log`,
+        method: 'get',
+        path: `/v1/clusters/${at}/provision/log`,
+        status: 404,
+        field: 'name',
+      },
+    );
+    if (!breaksEveryNameRule(name)) return out;
+    out.push(
+      {
+        id: `${id}/org-get`,
+        method: 'get',
+        path: `/v1/orgs/${at}/cluster-allowlist`,
+        status: 404,
+        field: 'org',
+      },
+      {
+        id: `${id}/org-put`,
+        method: 'put',
+        path: `/v1/orgs/${at}/cluster-allowlist`,
+        body: { clusters: [] },
+        status: 400,
+        field: 'org',
+      },
+      {
+        id: `${id}/product-namespace`,
+        method: 'get',
+        path: `/v1/products/${at}/$PRODUCT/placement`,
+        status: 404,
+        field: 'namespace',
+      },
+      {
+        id: `${id}/product-name`,
+        method: 'get',
+        path: `/v1/products/$NS/${at}/placement`,
+        status: 404,
+        field: 'name',
+      },
+      {
+        id: `${id}/zone-path`,
+        method: 'put',
+        path: `/v1/products/$NS/$PRODUCT/zones/${at}/cluster`,
+        body: { cluster: 'edge' },
+        status: 400,
+        field: 'zone',
+      },
+    );
+    return out;
+  });
+}
+
+/** The cases in cases/: kubeconfigs, bodies, provisioning and names. */
+export function fileCases(): BadInputCase[] {
+  return [
+    ...kubeconfigCases(),
+    ...bodyCases('bodies.yaml'),
+    ...bodyCases('provisioning.yaml'),
+    ...nameCases(),
+  ];
+}
