@@ -1,0 +1,83 @@
+import { forEachLimited } from '../../concurrency';
+import type { RegistrarApi } from '../api';
+import { emit, type RegistrarLogger } from '../logger';
+import type { RegistrarMetrics } from '../metrics';
+import type { RegistrarOptions } from '../options';
+import { writeBatches, writeFailure, writtenLog } from '../plan';
+import type { SecretDataCache } from '../reads';
+import type { RegistrarAction, RegistrarPlan, RegistrarSecret } from '../types';
+import { applyRegistrarAction } from './apply';
+import type { RegistrarPassReport } from './report';
+
+/** What the writes of a pass update as they land. */
+export interface WriteContext {
+  api: RegistrarApi;
+  options: RegistrarOptions;
+  report: RegistrarPassReport;
+  /** The target namespace as it stands, for the closing audit. */
+  target: Map<string, RegistrarSecret>;
+  cache: SecretDataCache;
+  logger: RegistrarLogger;
+  metrics?: RegistrarMetrics;
+  signal?: AbortSignal;
+  /** Writes in flight at once. */
+  concurrency: number;
+}
+
+const COUNTED = {
+  create: 'created',
+  update: 'updated',
+  demote: 'demoted',
+  delete: 'deleted',
+} as const;
+
+async function write(ctx: WriteContext, a: RegistrarAction): Promise<void> {
+  const { report, target, cache, options } = ctx;
+  report.writes++;
+  try {
+    const stored = await applyRegistrarAction(
+      ctx.api,
+      a,
+      options.targetNamespace,
+      ctx.signal,
+    );
+    if (a.type === 'delete') {
+      target.delete(a.name);
+      cache.delete(options.targetNamespace, a.name);
+    } else if (stored) {
+      target.set(stored.metadata.name, stored);
+      cache.set(stored);
+    }
+    report[COUNTED[a.type]]++;
+    if (a.type === 'update' && a.adoption) ctx.metrics?.adoption();
+    emit(ctx.logger, writtenLog(a));
+  } catch (e) {
+    const failure = writeFailure(a, e);
+    if (failure.conflict) {
+      report.conflicts.push(failure.conflict);
+      ctx.metrics?.conflict(failure.conflict.reason);
+    }
+    if (failure.gone && a.type === 'delete') target.delete(a.name);
+    if (failure.log) emit(ctx.logger, failure.log);
+    if (failure.error) report.errors.push(failure.error);
+  }
+}
+
+/**
+ * Sends the plan's writes, batch after batch (deletes, then updates and demotions, then creates),
+ * `concurrency` at once. A refused write is reported as the planner says and retried by the next
+ * pass; the others go on.
+ */
+export async function writePlan(
+  ctx: WriteContext,
+  plan: RegistrarPlan,
+): Promise<void> {
+  for (const batch of writeBatches(plan.actions)) {
+    await forEachLimited(
+      batch,
+      ctx.concurrency,
+      a => write(ctx, a),
+      ctx.signal,
+    );
+  }
+}
