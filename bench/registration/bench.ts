@@ -32,7 +32,10 @@ import {
   ClusterService,
 } from '../../plugins/infrared-backend/src/clusters';
 import { prepareManagementCluster } from '../../plugins/infrared-backend/src/clusters/__testUtils__/managementCluster';
-import { LocalGitPublisher } from '../../plugins/infrared-backend/src/gitops';
+import {
+  BatchingPublisher,
+  LocalGitPublisher,
+} from '../../plugins/infrared-backend/src/gitops';
 import express from 'express';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -90,9 +93,9 @@ export async function main(): Promise<void> {
     });
     const api = managementApi(client);
     const prober = new KubeClusterProber(client, { counter: probeCounter });
-    const publisher = new LocalGitPublisher({
-      path: path.join(tmp, 'gitops.git'),
-    });
+    // as createClusters wires it: what one pass registers goes out as batched changes
+    const local = new LocalGitPublisher({ path: path.join(tmp, 'gitops.git') });
+    const publisher = new BatchingPublisher(local, { maxFilesPerChange: 300 });
     const reconciler = new ClusterReconciler({
       api,
       prober,
@@ -230,7 +233,9 @@ export async function main(): Promise<void> {
     ]) {
       counter.reset();
       probeCounter.reset();
+      const changesBefore = (await local.listPullRequests()).length;
       const pass = await reconciler.reconcileAll();
+      const changes = (await local.listPullRequests()).length - changesBefore;
       console.log(
         `  ${label}: ${(pass.durationMs / 1000).toFixed(2)} s; management API ${
           pass.requests
@@ -240,7 +245,7 @@ export async function main(): Promise<void> {
           pass.secretWrites
         } Secret writes, ${pass.statusWrites} status writes, ${
           pass.published
-        } published, ${pass.failed} failed`,
+        } published in ${changes} gitops changes, ${pass.failed} failed`,
       );
     }
     server.close();
