@@ -24,6 +24,7 @@ import { infraredKubeServiceRef } from './kube';
 import { createPlacement, PlacementService } from './placement';
 import { createProvisioning, ProvisioningService } from './provisioning';
 import { discoveredClustersOptions, registerRegistrarTask } from './registrar';
+import { scrubbingLogger } from './logging/scrubbingLogger';
 
 export { CLUSTERS_RECONCILE_TASK_ID } from './clusters';
 export { RELEASE_GATE_TASK_ID } from './placement';
@@ -62,7 +63,8 @@ export const infraredPlugin = createBackendPlugin({
         events: eventsServiceRef,
       },
       async init(deps) {
-        const { config, logger, httpRouter, scheduler, kube } = deps;
+        const { config, httpRouter, scheduler, kube } = deps;
+        const logger = scrubbingLogger(deps.logger);
         deps.permissionsRegistry.addPermissions(infraredPermissions);
 
         const registrar = await registerRegistrarTask({

@@ -12,3 +12,4 @@ export * from './manifests';
 export * from './placement';
 export * from './provisioning';
 export * from './api';
+export * from './secrets';

@@ -35,6 +35,7 @@ import type { ProvisioningService } from '../provisioning';
 import { createOpenApiRouter } from '../schema/openapi';
 import { jsonBody } from './bodyErrors';
 import { checkPathNames } from './pathNames';
+import { scrubErrors } from './scrubErrors';
 
 export interface RouterOptions {
   httpAuth: HttpAuthService;
@@ -392,5 +393,6 @@ export async function createRouter(
   const outer = Router();
   outer.use(jsonBody);
   outer.use(router);
+  outer.use(scrubErrors);
   return outer;
 }

@@ -1,6 +1,7 @@
-import type {
-  ClusterResource,
-  ClusterStatus,
+import {
+  scrubSecrets,
+  type ClusterResource,
+  type ClusterStatus,
 } from '@infrared-clusters/plugin-infrared-common';
 import {
   isAlreadyExists,
@@ -54,6 +55,17 @@ export async function applySecretAction(
   }
 }
 
+/** The status with every condition message scrubbed: they quote Kubernetes, git and GitHub errors. */
+function scrubConditions(status: ClusterStatus): ClusterStatus {
+  if (!status.conditions) return status;
+  return {
+    ...status,
+    conditions: status.conditions.map(c =>
+      c.message ? { ...c, message: scrubSecrets(c.message) } : c,
+    ),
+  };
+}
+
 /**
  * Writes the status `statusWrite` says, on top of `read`; on a conflict, again on top of a fresh
  * GET (bounded). Only the status is retried: the writes before it (a publish) already happened.
@@ -67,7 +79,7 @@ export async function writeStatus(
   return retryOnConflict(async attempt => {
     const current =
       attempt === 1 ? read : await clusters.get(read.metadata.name);
-    const next = statusWrite(current, desired);
+    const next = statusWrite(current, scrubConditions(desired));
     if (!next) return false;
     try {
       await clusters.replaceStatus(next);

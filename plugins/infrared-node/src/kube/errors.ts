@@ -1,3 +1,5 @@
+import { scrubSecrets } from '@infrared-clusters/plugin-infrared-common';
+
 /**
  * Errors from the Kubernetes API, reduced to what callers decide on (the HTTP code and the Status
  * reason) and a message that never carries a request body, a header or a credential.
@@ -11,7 +13,8 @@ export class KubeApiError extends Error {
     readonly reason: string,
     message: string,
   ) {
-    super(message);
+    // Kubernetes may echo what it was sent (a Secret's data in an Invalid answer, a header).
+    super(scrubSecrets(message));
   }
 }
 

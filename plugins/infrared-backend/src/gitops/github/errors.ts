@@ -1,3 +1,5 @@
+import { scrubSecrets } from '@infrared-clusters/plugin-infrared-common';
+
 /**
  * An error whose message is shown as is (the Cluster's Registered condition), so it says what failed and
  * what to fix, and never carries a credential.
@@ -41,7 +43,9 @@ export function describeGithubError(
   },
 ): GitopsPublishError {
   if (error instanceof GitopsPublishError) {
-    return new GitopsPublishError(redact(error.message, context.secrets));
+    return new GitopsPublishError(
+      scrubSecrets(redact(error.message, context.secrets)),
+    );
   }
   const { status, response, message } = (error ?? {}) as GithubishError;
   const detail = response?.data?.message ?? message ?? String(error);
@@ -66,5 +70,5 @@ export function describeGithubError(
     default:
       text = `GitHub answered ${status} to "${step}" on ${repo}: ${detail}`;
   }
-  return new GitopsPublishError(redact(text, context.secrets));
+  return new GitopsPublishError(scrubSecrets(redact(text, context.secrets)));
 }

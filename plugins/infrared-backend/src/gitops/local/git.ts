@@ -1,3 +1,4 @@
+import { scrubSecrets } from '@infrared-clusters/plugin-infrared-common';
 import { execFile } from 'node:child_process';
 
 export interface GitIdentity {
@@ -6,12 +7,16 @@ export interface GitIdentity {
 }
 
 export class GitCommandError extends Error {
+  readonly stderr: string;
+
   constructor(
     readonly args: string[],
     readonly code: number | string | undefined,
-    readonly stderr: string,
+    stderr: string,
   ) {
-    super(`git ${args[0]} failed (${code}): ${stderr.trim()}`);
+    // git prints remote URLs (with a token in them) and credential helpers' errors
+    super(`git ${args[0]} failed (${code}): ${scrubSecrets(stderr.trim())}`);
+    this.stderr = scrubSecrets(stderr);
     this.name = 'GitCommandError';
   }
 }

@@ -1,0 +1,1 @@
+export { SCRUBBED, scrubSecrets, scrubbedMessage, scrubError } from './scrub';
