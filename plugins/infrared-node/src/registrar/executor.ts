@@ -35,6 +35,38 @@ export interface RunRegistrarPassDeps {
 }
 
 /**
+ * The pass's first reads, recorded in the report; undefined (said and reported) when they failed,
+ * and then nothing is planned or changed.
+ */
+async function readWorld(
+  api: RegistrarApi,
+  options: RegistrarOptions,
+  cache: SecretDataCache,
+  report: RegistrarPassReport,
+  deps: RunRegistrarPassDeps,
+): Promise<ListedWorld | undefined> {
+  const readStart = Date.now();
+  try {
+    const world = await listWorld(api, options, cache, deps.signal);
+    report.readMs = Date.now() - readStart;
+    report.fetched = world.fetched;
+    report.resourceVersion = world.resourceVersion;
+    report.managedNamespaces = world.namespaces.map(n => n.metadata.name);
+    return world;
+  } catch (e) {
+    report.readMs = Date.now() - readStart;
+    const message = `could not list namespaces and secrets: ${
+      (e as Error).message
+    }`;
+    deps.logger.error('registrar pass failed; nothing was changed', {
+      error: message,
+    });
+    report.errors.push(message);
+    return undefined;
+  }
+}
+
+/**
  * Plans, sends the reads the plan asks for (namespace GETs, the target namespace's names) and
  * plans again, until the planner needs nothing more (`nextRead`). The last plan and the Secrets
  * it saw.
@@ -131,25 +163,8 @@ export async function runRegistrarPass(
   };
 
   const cache = deps.cache ?? secretDataCacheFor(api);
-  let world: ListedWorld;
-  try {
-    world = await listWorld(api, options, cache, signal);
-  } catch (e) {
-    report.readMs = Date.now() - started;
-    const message = `could not list namespaces and secrets: ${
-      (e as Error).message
-    }`;
-    logger.error('registrar pass failed; nothing was changed', {
-      error: message,
-    });
-    report.errors.push(message);
-    return finish();
-  }
-  report.readMs = Date.now() - started;
-  report.fetched = world.fetched;
-  report.resourceVersion = world.resourceVersion;
-  report.managedNamespaces = world.namespaces.map(n => n.metadata.name);
-
+  const world = await readWorld(api, options, cache, report, deps);
+  if (!world) return finish();
   const { plan, secrets } = await planWithReads(
     api,
     options,
