@@ -25,7 +25,7 @@ const FIELDS =
 function toFieldErrors(issue: ZodIssue): FieldError[] {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map(key => ({
-      field: key,
+      field: key || 'body', // an empty key still names where it is
       message: `unknown field "${key}": the request takes ${FIELDS}`,
     }));
   }

@@ -29,7 +29,7 @@ function unknownFields(
   return Object.keys(body)
     .filter(key => !allowed.includes(key))
     .map(key => ({
-      field: key,
+      field: key || 'body', // an empty key still names where it is
       message: `unknown field "${key}": the body must be ${shape}`,
     }));
 }

@@ -440,7 +440,7 @@ export function validateSetProvisionAction(
   for (const key of Object.keys(body)) {
     if (key !== 'action' && key !== 'acknowledgeBillable')
       errors.push({
-        field: key,
+        field: key || 'body', // an empty key still names where it is
         message: `unknown field "${key}": the body takes action and acknowledgeBillable`,
       });
   }
