@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
 import type {
   LoggerService,
@@ -392,19 +393,7 @@ async function acquireTracked(
   return false;
 }
 
+/** Waits `ms`, or less when `signal` aborts (resolves either way). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise(resolve => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined = undefined;
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }

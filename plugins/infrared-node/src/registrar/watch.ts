@@ -1,25 +1,16 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
-import { request as httpRequest } from 'node:http';
-import { SOURCE_SECRET_FIELD_SELECTOR } from './executor';
+import { setTimeout as delay } from 'node:timers/promises';
+import { watchOnce, type KubeWatchEvent } from '../kube/watch';
+import { SOURCE_SECRET_FIELD_SELECTOR } from './plan';
 import { pathMatch } from './glob';
 import { registrarKeys } from './labels';
 import type { RegistrarLogger } from './logger';
 import type { RegistrarOptions } from './options';
 
 /** What a watch event says about one object (metadata only). */
-interface WatchEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  object: {
-    code?: number;
-    message?: string;
-    metadata?: {
-      name?: string;
-      namespace?: string;
-      resourceVersion?: string;
-    };
-  };
-}
+type WatchEvent = KubeWatchEvent<{
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+}>;
 
 const PARTIAL_METADATA_ACCEPT =
   'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
@@ -93,17 +84,15 @@ export class RegistrarWatcher {
     const ns = this.o.options.managedBy;
     void this.loop(
       'namespaces',
-      `/api/v1/namespaces?labelSelector=${encodeURIComponent(
-        `${managedBy}=${ns}`,
-      )}`,
+      '/api/v1/namespaces',
+      { labelSelector: `${managedBy}=${ns}` },
       resourceVersion,
       e => this.onNamespace(e),
     );
     void this.loop(
       'secrets',
-      `/api/v1/secrets?fieldSelector=${encodeURIComponent(
-        SOURCE_SECRET_FIELD_SELECTOR,
-      )}`,
+      '/api/v1/secrets',
+      { fieldSelector: SOURCE_SECRET_FIELD_SELECTOR },
       resourceVersion,
       e => this.onSecret(e),
     );
@@ -152,6 +141,7 @@ export class RegistrarWatcher {
   private async loop(
     what: string,
     path: string,
+    selector: Record<string, string>,
     from: string | undefined,
     onEvent: (e: WatchEvent) => void,
   ): Promise<void> {
@@ -164,7 +154,7 @@ export class RegistrarWatcher {
       const began = Date.now();
       try {
         this.connects++;
-        outcome = await this.once(path, state.rv, e =>
+        outcome = await this.once(path, selector, state.rv, e =>
           this.seen(state, e, onEvent),
         );
       } catch (err) {
@@ -227,122 +217,32 @@ export class RegistrarWatcher {
   }
 
   /** One watch request until the server ends it; rejects when the connection fails. */
-  private async once(
+  private once(
     path: string,
+    selector: Record<string, string>,
     rv: string | undefined,
     onEvent: (e: WatchEvent) => void,
-  ): Promise<'ended' | 'gone' | 'dropped' | 'forbidden'> {
-    const { kubeConfig, signal } = this.o;
-    const cluster = kubeConfig.getCurrentCluster();
-    if (!cluster) throw new Error('the kubeconfig has no current cluster');
-    const url = new URL(
-      `${cluster.server.replace(
-        /\/+$/,
-        '',
-      )}${path}&watch=1&allowWatchBookmarks=true&timeoutSeconds=${WATCH_TIMEOUT_S}${
-        rv ? `&resourceVersion=${encodeURIComponent(rv)}` : ''
-      }`,
+  ): Promise<'ended' | 'gone' | 'forbidden'> {
+    return watchOnce(
+      this.o.kubeConfig,
+      path,
+      {
+        query: {
+          ...selector,
+          allowWatchBookmarks: true,
+          timeoutSeconds: WATCH_TIMEOUT_S,
+          resourceVersion: rv,
+        },
+        accept: PARTIAL_METADATA_ACCEPT,
+        signal: this.o.signal,
+        idleMs: IDLE_MS,
+      },
+      onEvent,
     );
-    const opts: RequestOptions = {
-      method: 'GET',
-      headers: { Accept: PARTIAL_METADATA_ACCEPT },
-    };
-    await kubeConfig.applyToHTTPSOptions(opts);
-    opts.headers = { ...opts.headers, Accept: PARTIAL_METADATA_ACCEPT };
-    const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      let req: ReturnType<typeof httpsRequest> | undefined = undefined;
-      let abort = () => {};
-      const finish = (fn: () => void, destroy = true) => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', abort);
-        if (destroy) req?.destroy();
-        fn();
-      };
-      abort = () => finish(() => resolve('ended'));
-      req = send(url, opts, res => {
-        if (res.statusCode === 410) {
-          finish(() => resolve('gone'));
-          return;
-        }
-        if (res.statusCode === 403) {
-          finish(() => resolve('forbidden'));
-          return;
-        }
-        if (res.statusCode !== 200) {
-          finish(() =>
-            reject(new Error(`watch ${url.pathname}: HTTP ${res.statusCode}`)),
-          );
-          return;
-        }
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let nl = buffer.indexOf('\n');
-          while (nl >= 0) {
-            const line = buffer.slice(0, nl).trim();
-            buffer = buffer.slice(nl + 1);
-            nl = buffer.indexOf('\n');
-            if (!line) continue;
-            let event: WatchEvent;
-            try {
-              event = JSON.parse(line);
-            } catch {
-              continue;
-            }
-            if (event.type === 'ERROR') {
-              const gone = event.object.code === 410;
-              finish(
-                gone
-                  ? () => resolve('gone')
-                  : () =>
-                      reject(
-                        new Error(event.object.message ?? 'watch error event'),
-                      ),
-              );
-              return;
-            }
-            onEvent(event);
-          }
-        });
-        res.on('end', () => finish(() => resolve('ended'), false));
-        res.on('error', e => finish(() => reject(e)));
-        res.on('aborted', () =>
-          finish(() => reject(new Error('connection closed'))),
-        );
-      });
-      // A watch never keeps a process alive by itself (a backend shutting down, a CLI that ended).
-      req.on('socket', socket => socket.unref());
-      req.setTimeout(IDLE_MS, () =>
-        finish(() => reject(new Error('watch idle'))),
-      );
-      req.on('error', e => finish(() => reject(e)));
-      req.on('close', () =>
-        finish(() => reject(new Error('connection closed')), false),
-      );
-      signal.addEventListener('abort', abort, { once: true });
-      req.end();
-    });
   }
 }
 
+/** Waits `ms`, or less when `signal` aborts; never keeps the process alive. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise(resolve => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined = undefined;
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    timer = setTimeout(done, ms);
-    timer.unref?.();
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return delay(ms, undefined, { signal, ref: false }).catch(() => undefined);
 }
