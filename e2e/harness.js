@@ -43,9 +43,18 @@ async function runFile(browser, file, options) {
       await page.screenshot({ path: target, type: 'jpeg', quality: 60 });
       return target;
     },
+    /** The page's HTML after a step, for npm test's leak scan: test-results/e2e/<file>-step-NN.html */
+    async savePage(index) {
+      const base = path.basename(file, '.e2e.js');
+      const target = path.join(
+        options.screenshotDir,
+        `${base}-step-${String(index).padStart(2, '0')}.html`,
+      );
+      fs.writeFileSync(target, await page.content());
+    },
   };
   let failed = false;
-  for (const step of spec.steps) {
+  for (const [index, step] of spec.steps.entries()) {
     if (failed) {
       results.push({ name: step.name, status: 'skipped' });
       console.log(`  - ${step.name} (skipped)`);
@@ -86,6 +95,7 @@ async function runFile(browser, file, options) {
       if (errors.length)
         console.log(`    page errors: ${errors.slice(-3).join(' | ')}`);
     }
+    await t.savePage(index + 1).catch(() => undefined);
   }
   await context.close();
   return results;
@@ -95,7 +105,8 @@ async function runAll({ files, chromiumPath, ...options }) {
   fs.mkdirSync(options.screenshotDir, { recursive: true });
   // Only this run's screenshots: one left from an earlier failure would read as this run's.
   for (const old of fs.readdirSync(options.screenshotDir)) {
-    if (old.endsWith('.jpg')) fs.rmSync(path.join(options.screenshotDir, old));
+    if (/\.(jpg|html)$/.test(old))
+      fs.rmSync(path.join(options.screenshotDir, old));
   }
   const browser = await chromium.launch({
     executablePath: chromiumPath,

@@ -13,6 +13,7 @@ const path = require('node:path');
 const { ensureNode22, runtimeEnv, repoRoot } = require('./node-runtime');
 const { runBrowserTests } = require('./e2e');
 const { ensureDebianPackage } = require('./debian-packages');
+const { runLeakScan } = require('./leak-scan');
 
 ensureNode22();
 
@@ -120,6 +121,7 @@ function startTestControlPlane() {
   }
   return {
     env: { INFRARED_DEVENV_STATE: state },
+    state,
     stop() {
       run(process.execPath, [devenv, 'down', '--state', state]);
     },
@@ -138,7 +140,15 @@ async function runBrowserTestsOnce() {
       .status === 0;
   const log = message => console.log(`[e2e] ${message}`);
   try {
-    return await runBrowserTests({ repoRoot, env, log });
+    const result = await runBrowserTests({ repoRoot, env, log });
+    // before the demo environment goes: its events and stored Secrets are part of the scan
+    result.leakScan = await runLeakScan({
+      stateFile: path.join(repoRoot, '.data', 'devenv', 'state.json'),
+      texts: [path.join(repoRoot, 'test-results', 'e2e')],
+      gitRepos: [path.join(repoRoot, '.data', 'gitops.git')],
+      secretFiles: [path.join(repoRoot, '.data', 'infrared.token')],
+    });
+    return result;
   } finally {
     if (!demoWasUp) run(process.execPath, [devenv, 'down']);
   }
@@ -176,27 +186,42 @@ async function test() {
   ensureDebianPackage('postgresql', message =>
     console.log(`[test] ${message}`),
   );
+  const jestLog = path.join(repoRoot, 'test-results', 'jest.log');
   const controlPlane = startTestControlPlane();
   try {
     step(
       'jest',
       run(
-        bin('backstage-cli'),
+        'bash',
         [
+          '-c',
+          // the output to the terminal and to jest.log, for the leak scan
+          'set -o pipefail; "$0" "$@" 2>&1 | tee "$JEST_LOG"',
+          bin('backstage-cli'),
           'repo',
           'test',
           '--json',
           `--outputFile=${jestReport}`,
           ...process.argv.slice(3),
         ],
-        { env: { CI: 'true', ...controlPlane.env } },
+        { env: { CI: 'true', JEST_LOG: jestLog, ...controlPlane.env } },
       ),
+    );
+    step(
+      'leak-scan',
+      await runLeakScan({
+        stateFile: controlPlane.state,
+        texts: [jestLog, jestReport],
+      }),
     );
   } finally {
     controlPlane.stop();
   }
   const browser = await runBrowserTestsOnce();
   steps.push({ name: 'e2e', ok: browser.failed === 0 });
+  if (browser.leakScan !== undefined) {
+    steps.push({ name: 'leak-scan e2e', ok: browser.leakScan === 0 });
+  }
   const jest = readJestCounts(jestReport);
   const counted = ['jest', 'e2e'];
   const checks = steps.filter(s => !counted.includes(s.name));
