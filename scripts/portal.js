@@ -45,6 +45,8 @@ function nativeAddonLoads() {
 }
 
 function ensureInstalled() {
+  // Set by `test` and `e2e` for the portal they start: installed once, never again under a running test.
+  if (process.env.INFRARED_INSTALLED === '1') return;
   const marker = path.join(repoRoot, 'node_modules', '.package-lock.json');
   const lock = path.join(repoRoot, 'package-lock.json');
   const stale =
@@ -169,6 +171,7 @@ function readJestCounts(file) {
 
 async function test() {
   ensureInstalled();
+  env.INFRARED_INSTALLED = '1';
   fs.mkdirSync(path.dirname(summaryFile), { recursive: true });
   fs.rmSync(summaryFile, { force: true });
   const steps = [];
@@ -243,6 +246,8 @@ async function test() {
 async function e2e() {
   const only = process.argv.slice(3);
   if (only.length) env.E2E_ONLY = only.join(',');
+  // a developer's quick run: never reinstall node_modules under the other work in this tree
+  env.INFRARED_INSTALLED = '1';
   const result = await runBrowserTestsOnce();
   process.exit(result.failed ? 1 : 0);
 }
