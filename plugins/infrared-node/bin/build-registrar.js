@@ -36,12 +36,12 @@ function newestMtime(entry) {
   return newest;
 }
 
-/** True when there are sources here (a repository checkout) and the bundle is missing or older. */
-function isStale() {
+/** True when there are sources here (a repository checkout) and `output` is missing or older. */
+function isStale(output = OUTFILE) {
   if (!fs.existsSync(ENTRY)) return false;
   let built;
   try {
-    built = fs.statSync(OUTFILE).mtimeMs;
+    built = fs.statSync(output).mtimeMs;
   } catch {
     return true;
   }
