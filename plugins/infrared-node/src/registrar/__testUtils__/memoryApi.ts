@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { KubeApiError } from '../../kube/errors';
 import { RequestCounter } from '../../kube/counter';
 import { matchesLabelSelector } from '../../testUtils';
@@ -20,6 +21,21 @@ function matchesTypeSelector(type: string | undefined, selector: string) {
     });
 }
 
+/** The API server's 404 for a Secret, as KubeRegistrarApi reports it. */
+const notFound = (what: string, name: string) =>
+  new KubeApiError(404, 'NotFound', `${what}: secrets "${name}" not found`);
+
+/**
+ * The API server's 409 Conflict for a Secret, as KubeRegistrarApi reports it (an update names the
+ * resource, `secrets`; a delete's precondition the kind, `Secret`).
+ */
+const conflict = (what: string, on: string, name: string, why: string) =>
+  new KubeApiError(
+    409,
+    'Conflict',
+    `${what}: Operation cannot be fulfilled on ${on} "${name}": ${why}`,
+  );
+
 export type FailHook = (
   verb: string,
   target: { namespace?: string; name: string },
@@ -37,6 +53,19 @@ export class MemoryRegistrarApi implements RegistrarApi {
 
   addNamespace(ns: NamespaceObject) {
     this.namespaces.set(ns.metadata.name, clone(ns));
+  }
+
+  /** A namespace as the API server makes one: a uid, a creationTimestamp, the name label. */
+  createNamespace(name: string, labels: Record<string, string> = {}) {
+    this.addNamespace({
+      metadata: {
+        name,
+        uid: `uid-${name}-${++this.rv}`,
+        labels: { ...labels, 'kubernetes.io/metadata.name': name },
+        creationTimestamp: '2026-08-07T14:30:00Z',
+        resourceVersion: String(this.rv),
+      },
+    });
   }
 
   addSecret(s: RegistrarSecret) {
@@ -113,7 +142,7 @@ export class MemoryRegistrarApi implements RegistrarApi {
       throw new KubeApiError(
         409,
         'AlreadyExists',
-        `secrets "${name}" already exists`,
+        `CREATE secret ${namespace}/${name}: secrets "${name}" already exists`,
       );
     }
     const stored = clone(withData(secret));
@@ -127,17 +156,25 @@ export class MemoryRegistrarApi implements RegistrarApi {
   async replaceSecret(secret: RegistrarSecret) {
     const { namespace, name } = secret.metadata;
     this.check('PUT', { namespace, name });
+    const what = `UPDATE secret ${namespace}/${name}`;
     const live = this.secrets.get(this.key(namespace, name));
-    if (!live)
-      throw new KubeApiError(404, 'NotFound', `secrets "${name}" not found`);
+    if (!live) throw notFound(what, name);
     if (
       secret.metadata.resourceVersion &&
       secret.metadata.resourceVersion !== live.metadata.resourceVersion
     ) {
-      throw new KubeApiError(409, 'Conflict', 'the object has been modified');
+      throw conflict(
+        what,
+        'secrets',
+        name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
     const stored = clone(withData(secret));
     stored.metadata.uid = live.metadata.uid;
+    stored.metadata.resourceVersion = live.metadata.resourceVersion;
+    // As the API server: a write that changes nothing is a no-op and keeps the resourceVersion.
+    if (isDeepStrictEqual(stored, live)) return clone(live);
     stored.metadata.resourceVersion = String(++this.rv);
     this.secrets.set(this.key(namespace, name), stored);
     return clone(stored);
@@ -149,20 +186,26 @@ export class MemoryRegistrarApi implements RegistrarApi {
     pre: { uid?: string; resourceVersion?: string },
   ) {
     this.check('DELETE', { namespace, name });
+    const what = `DELETE secret ${namespace}/${name}`;
     const live = this.secrets.get(this.key(namespace, name));
-    if (!live)
-      throw new KubeApiError(404, 'NotFound', `secrets "${name}" not found`);
+    if (!live) throw notFound(what, name);
     if (pre.uid && pre.uid !== live.metadata.uid) {
-      throw new KubeApiError(409, 'Conflict', 'Precondition failed: UID');
+      throw conflict(
+        what,
+        'Secret',
+        name,
+        `the UID in the precondition (${pre.uid}) does not match the UID in record (${live.metadata.uid}). The object might have been deleted and then recreated`,
+      );
     }
     if (
       pre.resourceVersion &&
       pre.resourceVersion !== live.metadata.resourceVersion
     ) {
-      throw new KubeApiError(
-        409,
-        'Conflict',
-        'Precondition failed: ResourceVersion',
+      throw conflict(
+        what,
+        'Secret',
+        name,
+        `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${live.metadata.resourceVersion}). The object might have been modified`,
       );
     }
     this.secrets.delete(this.key(namespace, name));
