@@ -1,4 +1,5 @@
 import {
+  scrubSecrets,
   PROVISIONED_CONDITION,
   tofuLogsCommand,
   type PlanSummary,
@@ -182,13 +183,16 @@ export function parsePlanSummary(log: string): PlanSummary | undefined {
   }
 }
 
-/** Replaces every credential value (at least 4 characters long) in a text by `***`. */
+/**
+ * Replaces every credential value (at least 4 characters long) in a text by `***`, then whatever
+ * else has the shape of a credential (-common's scrubber: tokens, keys, URLs with user information).
+ */
 export function redact(text: string, secrets: Iterable<string>): string {
   let out = text;
   const values = [...secrets].filter(s => s.length >= 4);
   values.sort((a, b) => b.length - a.length);
   for (const value of values) out = out.split(value).join('***');
-  return out;
+  return scrubSecrets(out);
 }
 
 /**
