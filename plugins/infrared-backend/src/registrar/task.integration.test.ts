@@ -4,12 +4,9 @@ import {
   KubeClient,
   kubeConfigFromText,
   KubeRegistrarApi,
-} from '@infrared-clusters/plugin-infrared-node';
-import {
-  registerRegistrarTask,
   registrarLeaseName,
-  REGISTRAR_TASK_ID,
-} from './task';
+} from '@infrared-clusters/plugin-infrared-node';
+import { registerRegistrarTask, REGISTRAR_TASK_ID } from './task';
 
 jest.setTimeout(120_000);
 

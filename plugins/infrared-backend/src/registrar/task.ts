@@ -1,5 +1,4 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { createHash } from 'node:crypto';
 import type {
   LoggerService,
   RootConfigService,
@@ -12,6 +11,7 @@ import {
   LeaseElector,
   RegistrarMetrics,
   RegistrarWatcher,
+  registrarLeaseName,
   runRegistrarPass,
   secretDataCacheFor,
   type LeaseElectorOptions,
@@ -91,17 +91,6 @@ export interface RegistrarTask {
   leadership(): 'leader' | 'follower' | 'none';
   /** Passes this replica ran, scheduled and in-process (tests, bench). */
   passes(): number;
-}
-
-/** The CLI's --leader-election-id default: `acr-` and 16 hex digits of sha256(prefix|managedBy). */
-export function registrarLeaseName(
-  labelPrefix: string,
-  managedBy: string,
-): string {
-  const sum = createHash('sha256')
-    .update(`${labelPrefix}|${managedBy}`)
-    .digest('hex');
-  return `acr-${sum.slice(0, 16)}`;
 }
 
 /** Watch-driven in-process passes start at least this far apart (as the CLI's). */

@@ -25,7 +25,6 @@ import { passLoop } from './commandLine/passLoop';
 import { startCliServers, type CliServers } from './commandLine/servers';
 
 export {
-  deriveLeaderElectionId,
   flagName,
   parseRegistrarArgs,
   USAGE,

@@ -100,6 +100,125 @@ export type DiscoverResult =
   | { ok: true; child: DiscoveredChild; logs: RegistrarLog[] }
   | { ok: false; logs: RegistrarLog[] };
 
+type Inspected = Extract<ReturnType<typeof inspectKubeconfig>, { ok: true }>;
+
+/** Why the namespace's cluster label cannot be registered, or undefined when it can. */
+function clusterNameRefusal(
+  namespace: string,
+  cluster: string,
+  label: string,
+): RegistrarLog | undefined {
+  if (!cluster) {
+    return {
+      level: 'warn',
+      message: 'namespace is managed but has no cluster label; skipping',
+      fields: { namespace, label },
+    };
+  }
+  const nameErr = dns1123SubdomainError(`cluster-${cluster}`);
+  if (!nameErr) return undefined;
+  return {
+    level: 'error',
+    message: 'cluster name does not yield a valid Secret name; skipping',
+    fields: { namespace, cluster, reason: nameErr },
+  };
+}
+
+function noCandidateLog(
+  namespace: string,
+  cluster: string,
+  namedButKeyless: string[],
+): RegistrarLog {
+  const reason = namedButKeyless.length
+    ? `secret(s) [${namedButKeyless.join(
+        ', ',
+      )}] matched a provider pattern but carried none of its keys`
+    : 'no secret matching any configured provider';
+  return {
+    level: 'info',
+    message: 'no kubeconfig secret yet; will retry',
+    fields: { namespace, cluster, reason },
+  };
+}
+
+/** What is worth a debug line about the candidate used: those skipped, provenance, TLS. */
+function usedCandidateLogs(
+  namespace: string,
+  cluster: string,
+  c: KubeconfigCandidate,
+  inspected: Inspected,
+  skipped: string[],
+): RegistrarLog[] {
+  const logs: RegistrarLog[] = [];
+  if (skipped.length) {
+    logs.push({
+      level: 'debug',
+      message: 'skipped unusable kubeconfig candidates before this one',
+      fields: {
+        namespace,
+        using: c.secret.metadata.name,
+        skipped: skipped.join(' | '),
+      },
+    });
+  }
+  if (c.provenance === 0) {
+    logs.push({
+      level: 'debug',
+      message:
+        'kubeconfig secret carries no provenance signal (provider secret type or controller ownerReference)',
+      fields: {
+        namespace,
+        secret: c.secret.metadata.name,
+        provider: c.provider.name,
+      },
+    });
+  }
+  if (inspected.insecure) {
+    logs.push({
+      level: 'debug',
+      message:
+        'kubeconfig disables TLS verification (insecure-skip-tls-verify)',
+      fields: { namespace, cluster, secret: c.secret.metadata.name },
+    });
+  }
+  return logs;
+}
+
+/** The child a usable candidate gives, with the namespace's propagated labels and annotations. */
+function childOf(
+  ns: NamespaceObject,
+  cluster: string,
+  c: KubeconfigCandidate,
+  inspected: Inspected,
+  options: RegistrarOptions,
+  logs: RegistrarLog[],
+): DiscoverResult {
+  const namespace = ns.metadata.name;
+  const annotations = propagatedAnnotations(
+    ns.metadata.annotations,
+    options.labelPrefix,
+  );
+  for (const d of annotations.dropped) {
+    logs.push(droppedAnnotationLog(d, namespace));
+  }
+  return {
+    ok: true,
+    logs,
+    child: {
+      cluster,
+      namespace,
+      ...(ns.metadata.uid ? { namespaceUid: ns.metadata.uid } : {}),
+      server: inspected.server,
+      config: serializeArgoConfig(inspected.argoConfig),
+      provider: c.provider.name,
+      credentialKind: inspected.credentialKind,
+      labels: propagatedLabels(ns.metadata.labels, options.labelPrefix),
+      annotations: annotations.annotations,
+      source: { secret: c.secret.metadata.name, key: c.key },
+    },
+  };
+}
+
 /**
  * Evaluates one managed namespace. `ok: false` means "not this time", never "gone": the caller
  * must then skip garbage collection for this namespace.
@@ -109,46 +228,21 @@ export function discoverChild(
   secrets: RegistrarSecret[],
   options: RegistrarOptions,
 ): DiscoverResult {
-  const keys = registrarKeys(options.labelPrefix);
   const namespace = ns.metadata.name;
-  const logs: RegistrarLog[] = [];
-  const cluster = ns.metadata.labels?.[keys.cluster] ?? '';
-  if (!cluster) {
-    logs.push({
-      level: 'warn',
-      message: 'namespace is managed but has no cluster label; skipping',
-      fields: { namespace, label: keys.cluster },
-    });
-    return { ok: false, logs };
-  }
-  const nameErr = dns1123SubdomainError(`cluster-${cluster}`);
-  if (nameErr) {
-    logs.push({
-      level: 'error',
-      message: 'cluster name does not yield a valid Secret name; skipping',
-      fields: { namespace, cluster, reason: nameErr },
-    });
-    return { ok: false, logs };
-  }
-
+  const label = registrarKeys(options.labelPrefix).cluster;
+  const cluster = ns.metadata.labels?.[label] ?? '';
+  const refused = clusterNameRefusal(namespace, cluster, label);
+  if (refused) return { ok: false, logs: [refused] };
   const { candidates, namedButKeyless } = findKubeconfigCandidates(
     secrets,
     options.providers,
   );
   if (candidates.length === 0) {
-    const reason = namedButKeyless.length
-      ? `secret(s) [${namedButKeyless.join(
-          ', ',
-        )}] matched a provider pattern but carried none of its keys`
-      : 'no secret matching any configured provider';
-    logs.push({
-      level: 'info',
-      message: 'no kubeconfig secret yet; will retry',
-      fields: { namespace, cluster, reason },
-    });
-    return { ok: false, logs };
+    return {
+      ok: false,
+      logs: [noCandidateLog(namespace, cluster, namedButKeyless)],
+    };
   }
-
   const parseErrors: string[] = [];
   for (const c of candidates) {
     const text = secretValue(c.secret, c.key) ?? '';
@@ -165,67 +259,25 @@ export function discoverChild(
       );
       continue;
     }
-    if (parseErrors.length) {
-      logs.push({
-        level: 'debug',
-        message: 'skipped unusable kubeconfig candidates before this one',
-        fields: {
-          namespace,
-          using: c.secret.metadata.name,
-          skipped: parseErrors.join(' | '),
-        },
-      });
-    }
-    if (c.provenance === 0) {
-      logs.push({
-        level: 'debug',
-        message:
-          'kubeconfig secret carries no provenance signal (provider secret type or controller ownerReference)',
-        fields: {
-          namespace,
-          secret: c.secret.metadata.name,
-          provider: c.provider.name,
-        },
-      });
-    }
-    if (inspected.insecure) {
-      logs.push({
-        level: 'debug',
-        message:
-          'kubeconfig disables TLS verification (insecure-skip-tls-verify)',
-        fields: { namespace, cluster, secret: c.secret.metadata.name },
-      });
-    }
-    const annotations = propagatedAnnotations(
-      ns.metadata.annotations,
-      options.labelPrefix,
+    const logs = usedCandidateLogs(
+      namespace,
+      cluster,
+      c,
+      inspected,
+      parseErrors,
     );
-    for (const d of annotations.dropped) {
-      logs.push(droppedAnnotationLog(d, namespace));
-    }
-    return {
-      ok: true,
-      logs,
-      child: {
-        cluster,
-        namespace,
-        ...(ns.metadata.uid ? { namespaceUid: ns.metadata.uid } : {}),
-        server: inspected.server,
-        config: serializeArgoConfig(inspected.argoConfig),
-        provider: c.provider.name,
-        credentialKind: inspected.credentialKind,
-        labels: propagatedLabels(ns.metadata.labels, options.labelPrefix),
-        annotations: annotations.annotations,
-        source: { secret: c.secret.metadata.name, key: c.key },
-      },
-    };
+    return childOf(ns, cluster, c, inspected, options, logs);
   }
-  logs.push({
-    level: 'warn',
-    message: 'no usable kubeconfig; skipping',
-    fields: { namespace, cluster, errors: parseErrors.join(' | ') },
-  });
-  return { ok: false, logs };
+  return {
+    ok: false,
+    logs: [
+      {
+        level: 'warn',
+        message: 'no usable kubeconfig; skipping',
+        fields: { namespace, cluster, errors: parseErrors.join(' | ') },
+      },
+    ],
+  };
 }
 
 function droppedAnnotationLog(

@@ -40,6 +40,7 @@ export { RegistrarWatcher, type RegistrarWatcherOptions } from './watch';
 export {
   LeaseElector,
   LEASE_DEFAULTS,
+  registrarLeaseName,
   type LeaseElectorOptions,
 } from './lease';
 export {

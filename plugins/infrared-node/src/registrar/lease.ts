@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { KubeClient } from '../kube/client';
 import {
@@ -47,6 +47,21 @@ const GROUP = {
   version: 'v1',
   plural: 'leases',
 };
+
+/**
+ * The registrar's Lease name when none is given (the CLI's --leader-election-id, the backend's
+ * task): `acr-` and the first 16 hex digits of sha256(prefix|managedBy), as upstream derives it,
+ * so every instance of one registrar contends for the same Lease.
+ */
+export function registrarLeaseName(
+  labelPrefix: string,
+  managedBy: string,
+): string {
+  const sum = createHash('sha256')
+    .update(`${labelPrefix}|${managedBy}`)
+    .digest('hex');
+  return `acr-${sum.slice(0, 16)}`;
+}
 
 /** MicroTime as the API server writes it: RFC 3339 with six fractional digits. */
 function microTime(ms: number): string {

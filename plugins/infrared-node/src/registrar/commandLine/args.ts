@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { registrarLeaseName } from '../lease';
 import {
   parseProviderSpec,
   PRESET_NAMES,
@@ -218,7 +218,7 @@ export function parseRegistrarArgs(argv: string[]): RegistrarCliArgs {
     leaderElect,
     leaderElectionId:
       leaderElectionId?.trim() ??
-      deriveLeaderElectionId(
+      registrarLeaseName(
         input.labelPrefix ?? REGISTRAR_DEFAULTS.labelPrefix,
         input.managedBy ?? REGISTRAR_DEFAULTS.managedBy,
       ),
@@ -227,15 +227,4 @@ export function parseRegistrarArgs(argv: string[]): RegistrarCliArgs {
     input,
     notices,
   };
-}
-
-/** Upstream's default Lease name: `acr-` and the first 16 hex digits of sha256(prefix|managedBy). */
-export function deriveLeaderElectionId(
-  labelPrefix: string,
-  managedBy: string,
-): string {
-  const sum = createHash('sha256')
-    .update(`${labelPrefix}|${managedBy}`)
-    .digest('hex');
-  return `acr-${sum.slice(0, 16)}`;
 }
