@@ -26,6 +26,13 @@ async function runFile(browser, file, options) {
   page.setDefaultTimeout(15_000);
   const errors = [];
   page.on('pageerror', e => errors.push(e.message));
+  // Every answer of the Infrared API the pages got, for npm test's leak scan.
+  const answers = path.join(options.screenshotDir, 'api-responses.txt');
+  page.on('response', async res => {
+    if (!res.url().includes('/api/infrared/')) return;
+    const body = await res.text().catch(() => '');
+    fs.appendFileSync(answers, `${res.status()} ${res.url()}\n${body}\n`);
+  });
   let shot = 0;
   const t = {
     page,
@@ -105,7 +112,7 @@ async function runAll({ files, chromiumPath, ...options }) {
   fs.mkdirSync(options.screenshotDir, { recursive: true });
   // Only this run's screenshots: one left from an earlier failure would read as this run's.
   for (const old of fs.readdirSync(options.screenshotDir)) {
-    if (/\.(jpg|html)$/.test(old))
+    if (/\.(jpg|html)$/.test(old) || old === 'api-responses.txt')
       fs.rmSync(path.join(options.screenshotDir, old));
   }
   const browser = await chromium.launch({
