@@ -145,7 +145,7 @@ function kubeGet(kubeconfigPath, urlPath) {
   });
 }
 
-/** What registrations stored: kubeconfig Secrets and Argo CD cluster Secrets. */
+/** What registrations and builds stored: kubeconfig, Argo CD cluster and credentials Secrets. */
 async function fromStoredSecrets(management, secrets) {
   for (const ns of ['infrared', 'argocd']) {
     let list;
@@ -157,8 +157,10 @@ async function fromStoredSecrets(management, secrets) {
       continue; // the namespace may not exist
     }
     for (const item of list.items ?? []) {
-      for (const value of Object.values(item.data ?? {})) {
+      for (const [key, value] of Object.entries(item.data ?? {})) {
         const text = Buffer.from(value, 'base64').toString('utf8');
+        // a build's credentials Secret: each value is an environment variable's (GIT_TOKEN, ...)
+        if (/^[A-Z][A-Z0-9_]*$/.test(key)) secrets.add(key, text);
         fromKubeconfig(text, secrets);
         if (/^\s*\{/.test(text)) fromArgoConfig(text, secrets);
       }
