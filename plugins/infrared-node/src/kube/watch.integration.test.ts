@@ -5,6 +5,7 @@
  */
 import {
   createServiceAccountKubeconfig,
+  ensureNamespace,
   eventually,
   getTestControlPlane,
   uniqueName,
@@ -20,13 +21,7 @@ const admin = new KubeClient(kubeConfig);
 const METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 const namespace = uniqueName('watch');
 
-beforeAll(async () => {
-  await admin.must('POST', '/api/v1/namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: namespace },
-  });
-});
+beforeAll(() => ensureNamespace(management, namespace));
 
 afterAll(async () => {
   await admin.request('DELETE', `/api/v1/namespaces/${namespace}`);

@@ -1,4 +1,5 @@
 import {
+  ensureNamespace,
   getTestControlPlane,
   uniqueName,
   type KubeClient as DevenvClient,
@@ -16,13 +17,7 @@ const kube = new KubeClient(
 );
 const namespace = uniqueName('lease');
 
-beforeAll(async () => {
-  await admin.must('POST', '/api/v1/namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: namespace },
-  });
-});
+beforeAll(() => ensureNamespace(cp.cluster('management'), namespace));
 afterAll(async () => {
   await admin.request('DELETE', `/api/v1/namespaces/${namespace}`);
 });

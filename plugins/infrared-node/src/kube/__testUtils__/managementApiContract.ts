@@ -4,7 +4,7 @@ import type {
   SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
 import { uniqueName } from '@internal/devenv';
-import { KubeApiError } from '../errors';
+import { failure, shape } from './apiFailure';
 import type { ManagementApi } from '../types';
 
 /** What a contract run needs of the API under test. */
@@ -18,23 +18,6 @@ export interface ManagementApiContractSubject {
 
 const GROUP = 'clusters.infrared.darkshift.io';
 const CLUSTER_KIND = 'Cluster.infrared.darkshift.io';
-
-/** What a call threw, or undefined when it did not. */
-async function failure(p: Promise<unknown>): Promise<KubeApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(KubeApiError);
-    return e as KubeApiError;
-  }
-  throw new Error('expected the call to fail');
-}
-
-const shape = (e: KubeApiError) => ({
-  code: e.code,
-  reason: e.reason,
-  message: e.message,
-});
 
 const notFound = (what: string, resource: string, name: string) => ({
   code: 404,

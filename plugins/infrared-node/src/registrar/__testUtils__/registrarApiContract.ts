@@ -1,6 +1,6 @@
 /* eslint-disable jest/no-export -- a describe factory: two test files run its cases, one on the fake, one on the real API server */
 import { uniqueName } from '@internal/devenv';
-import { KubeApiError } from '../../kube/errors';
+import { failure, shape } from '../../kube/__testUtils__/apiFailure';
 import type { RegistrarApi } from '../api';
 import { SOURCE_SECRET_FIELD_SELECTOR } from '../plan';
 import type { RegistrarSecret } from '../types';
@@ -15,22 +15,6 @@ export interface RegistrarApiContractSubject {
   /** Removes what the run made. */
   cleanUp?(): Promise<void>;
 }
-
-async function failure(p: Promise<unknown>): Promise<KubeApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(KubeApiError);
-    return e as KubeApiError;
-  }
-  throw new Error('expected the call to fail');
-}
-
-const shape = (e: KubeApiError) => ({
-  code: e.code,
-  reason: e.reason,
-  message: e.message,
-});
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 

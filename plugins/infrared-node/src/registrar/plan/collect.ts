@@ -23,37 +23,38 @@ export function keepWhileTerminating(state: PlanState, key: string) {
   }
 }
 
-/** The source namespace is provably gone: its unpinned registrations go, UID-preconditioned. */
-export function collectGone(state: PlanState, key: string) {
+/** Deletes the unpinned registrations recorded against `key` that `which` picks, UID-preconditioned. */
+function deleteRecorded(
+  state: PlanState,
+  key: string,
+  reason: 'namespace_gone' | 'stale_uid',
+  which: (s: RegistrarSecret) => boolean,
+) {
   for (const s of state.recordedAgainst(key)) {
-    if (state.leavesPinned(s, key)) continue;
+    if (!which(s) || state.leavesPinned(s, key)) continue;
     state.act({
       type: 'delete',
       namespace: key,
       name: s.metadata.name,
       uid: s.metadata.uid,
-      reason: 'namespace_gone',
+      reason,
     });
   }
+}
+
+/** The source namespace is provably gone: its unpinned registrations go. */
+export function collectGone(state: PlanState, key: string) {
+  deleteRecorded(state, key, 'namespace_gone', () => true);
 }
 
 /** A namespace recreated under the same name is not the one its old registrations came from. */
 export function collectStaleUid(state: PlanState, ns: NamespaceObject) {
   const uid = ns.metadata.uid;
   if (!uid) return;
-  const key = ns.metadata.name;
-  for (const s of state.recordedAgainst(key)) {
+  deleteRecorded(state, ns.metadata.name, 'stale_uid', s => {
     const recorded = s.metadata.labels?.[state.keys.sourceNamespaceUid];
-    if (!recorded || recorded === uid) continue;
-    if (state.leavesPinned(s, key)) continue;
-    state.act({
-      type: 'delete',
-      namespace: key,
-      name: s.metadata.name,
-      uid: s.metadata.uid,
-      reason: 'stale_uid',
-    });
-  }
+    return !!recorded && recorded !== uid;
+  });
 }
 
 /** A demoted registration goes once it has been demoted longer than the TTL (when one is set). */

@@ -19,6 +19,24 @@ export function writeBatches(actions: RegistrarAction[]): RegistrarAction[][] {
   return [0, 1, 2].map(p => actions.filter(a => PHASE[a.type] === p));
 }
 
+/** The fields that name a registration a create or an update writes. */
+const registrationFields = (a: {
+  cluster: string;
+  namespace: string;
+  server: string;
+}) => ({
+  cluster: a.cluster,
+  namespace: a.namespace,
+  server: a.server,
+});
+
+/** The fields that name a demotion. */
+const demotionFields = (a: Extract<RegistrarAction, { type: 'demote' }>) => ({
+  secret: a.secret.metadata.name,
+  supersededBy: a.supersededBy,
+  namespace: a.namespace,
+});
+
 /** What an action does, in words and fields (dry-run lines and failures). */
 export function describeAction(a: RegistrarAction): {
   verb: string;
@@ -28,31 +46,19 @@ export function describeAction(a: RegistrarAction): {
     case 'create':
       return {
         verb: 'create cluster secret',
-        fields: {
-          cluster: a.cluster,
-          namespace: a.namespace,
-          server: a.server,
-        },
+        fields: registrationFields(a),
       };
     case 'update':
       return {
         verb: a.adoption
           ? 'adopt and update cluster secret'
           : 'update cluster secret',
-        fields: {
-          cluster: a.cluster,
-          namespace: a.namespace,
-          server: a.server,
-        },
+        fields: registrationFields(a),
       };
     case 'demote':
       return {
         verb: 'demote superseded cluster secret',
-        fields: {
-          secret: a.secret.metadata.name,
-          supersededBy: a.supersededBy,
-          namespace: a.namespace,
-        },
+        fields: demotionFields(a),
       };
     default:
       return {
@@ -86,22 +92,14 @@ export function writtenLog(a: RegistrarAction): RegistrarLog {
           a.type === 'create'
             ? 'registered cluster'
             : 'updated cluster registration',
-        fields: {
-          cluster: a.cluster,
-          namespace: a.namespace,
-          server: a.server,
-        },
+        fields: registrationFields(a),
       };
     case 'demote':
       return {
         level: 'warn',
         message:
           'demoted superseded cluster registration; it is no longer visible to Argo CD but has been kept',
-        fields: {
-          secret: a.secret.metadata.name,
-          supersededBy: a.supersededBy,
-          namespace: a.namespace,
-        },
+        fields: demotionFields(a),
       };
     default:
       return {
