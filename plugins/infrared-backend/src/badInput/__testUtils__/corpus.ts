@@ -100,114 +100,114 @@ function breaksEveryNameRule(name: string): boolean {
   );
 }
 
+/** One route a bad name is sent to: id suffix, method, path, status, field and body. */
+type NameRoute = [
+  string,
+  BadInputCase['method'],
+  string,
+  number,
+  string,
+  unknown?,
+];
+
 /** Each bad name where a cluster name goes, and where an organization's name goes. */
 function nameCases(): BadInputCase[] {
   return load('names.yaml').flatMap(entry => {
-    const { name } = entry as { name: string };
-    const id = `names/${entry.id}`;
-    const out: BadInputCase[] = [
-      {
-        id: `${id}/register`,
-        method: 'post',
-        path: '/v1/clusters',
-        body: { name, inCluster: true },
-        status: 400,
-        field: 'name',
-      },
-      {
-        id: `${id}/allowlist-entry`,
-        method: 'put',
-        path: '/v1/orgs/$ORG/cluster-allowlist',
-        body: { clusters: [name] },
-        status: 400,
-        field: 'clusters[0]',
-      },
+    const name: string = entry.name;
+    const at = segment(name);
+    const routes: NameRoute[] = [
+      [
+        'register',
+        'post',
+        '/v1/clusters',
+        400,
+        'name',
+        { name, inCluster: true },
+      ],
+      [
+        'allowlist-entry',
+        'put',
+        '/v1/orgs/$ORG/cluster-allowlist',
+        400,
+        'clusters[0]',
+        { clusters: [name] },
+      ],
     ];
     // "" is the zone's way of naming the management cluster
     if (name !== '') {
-      out.push({
-        id: `${id}/zone-cluster`,
-        method: 'put',
-        path: '/v1/products/$NS/$PRODUCT/zones/prod/cluster',
-        body: { cluster: name },
-        status: 400,
-        field: 'cluster',
-      });
+      routes.push([
+        'zone-cluster',
+        'put',
+        '/v1/products/$NS/$PRODUCT/zones/prod/cluster',
+        400,
+        'cluster',
+        { cluster: name },
+      ]);
     }
-    if (entry.paths === false) return out;
-    const at = segment(name);
-    out.push(
-      {
-        id: `${id}/get`,
-        method: 'get',
-        path: `/v1/clusters/${at}`,
-        status: 404,
-        field: 'name',
-      },
-      {
-        id: `${id}/delete`,
-        method: 'delete',
-        path: `/v1/clusters/${at}`,
-        status: 400,
-        field: 'name',
-      },
-      {
-        id: `${id}/provision-action`,
-        method: 'put',
-        path: `/v1/clusters/${at}/provision/action`,
-        body: { action: 'plan' },
-        status: 400,
-        field: 'name',
-      },
-      {
-        id: `${id}/provision-log`,
-        method: 'get',
-        path: `/v1/clusters/${at}/provision/log`,
-        status: 404,
-        field: 'name',
-      },
-    );
-    if (!breaksEveryNameRule(name)) return out;
-    out.push(
-      {
-        id: `${id}/org-get`,
-        method: 'get',
-        path: `/v1/orgs/${at}/cluster-allowlist`,
-        status: 404,
-        field: 'org',
-      },
-      {
-        id: `${id}/org-put`,
-        method: 'put',
-        path: `/v1/orgs/${at}/cluster-allowlist`,
-        body: { clusters: [] },
-        status: 400,
-        field: 'org',
-      },
-      {
-        id: `${id}/product-namespace`,
-        method: 'get',
-        path: `/v1/products/${at}/$PRODUCT/placement`,
-        status: 404,
-        field: 'namespace',
-      },
-      {
-        id: `${id}/product-name`,
-        method: 'get',
-        path: `/v1/products/$NS/${at}/placement`,
-        status: 404,
-        field: 'name',
-      },
-      {
-        id: `${id}/zone-path`,
-        method: 'put',
-        path: `/v1/products/$NS/$PRODUCT/zones/${at}/cluster`,
-        body: { cluster: 'edge' },
-        status: 400,
-        field: 'zone',
-      },
-    );
-    return out;
+    if (entry.paths !== false) {
+      routes.push(
+        ['get', 'get', `/v1/clusters/${at}`, 404, 'name'],
+        ['delete', 'delete', `/v1/clusters/${at}`, 400, 'name'],
+        [
+          'provision-action',
+          'put',
+          `/v1/clusters/${at}/provision/action`,
+          400,
+          'name',
+          { action: 'plan' },
+        ],
+        [
+          'provision-log',
+          'get',
+          `/v1/clusters/${at}/provision/log`,
+          404,
+          'name',
+        ],
+      );
+    }
+    if (entry.paths !== false && breaksEveryNameRule(name)) {
+      routes.push(
+        ['org-get', 'get', `/v1/orgs/${at}/cluster-allowlist`, 404, 'org'],
+        [
+          'org-put',
+          'put',
+          `/v1/orgs/${at}/cluster-allowlist`,
+          400,
+          'org',
+          { clusters: [] },
+        ],
+        [
+          'product-namespace',
+          'get',
+          `/v1/products/${at}/$PRODUCT/placement`,
+          404,
+          'namespace',
+        ],
+        [
+          'product-name',
+          'get',
+          `/v1/products/$NS/${at}/placement`,
+          404,
+          'name',
+        ],
+        [
+          'zone-path',
+          'put',
+          `/v1/products/$NS/$PRODUCT/zones/${at}/cluster`,
+          400,
+          'zone',
+          { cluster: 'edge' },
+        ],
+      );
+    }
+    return routes.map(([suffix, method, url, status, field, body]) => ({
+      id: `names/${entry.id}/${suffix}`,
+      method,
+      path: url,
+      status,
+      field,
+      ...(body === undefined ? {} : { body }),
+    }));
   });
 }
 
