@@ -20,10 +20,18 @@ import {
 import { createHash } from 'node:crypto';
 import { TOFU_SCRIPT } from './script';
 
-/** A week: a finished Job is deleted by Kubernetes' TTL controller after this. */
+/**
+ * A week: a finished Job is deleted by Kubernetes' TTL controller after this.
+ *
+ * @public
+ */
 export const TOFU_JOB_TTL_SECONDS = 604_800;
 
-/** Labels on every OpenTofu Job and its Pod. */
+/**
+ * Labels on every OpenTofu Job and its Pod.
+ *
+ * @public
+ */
 export const TOFU_JOB_LABELS = {
   app: 'app.kubernetes.io/name',
   appValue: 'infrared-tofu',
@@ -33,25 +41,46 @@ export const TOFU_JOB_LABELS = {
   action: `${INFRARED_GROUP}/action`,
 } as const;
 
-/** Annotation on a Job: the hash of the spec.template and spec.provision it runs. */
+/**
+ * Annotation on a Job: the hash of the spec.template and spec.provision it runs.
+ *
+ * @public
+ */
 export const TOFU_SPEC_HASH_ANNOTATION = `${INFRARED_GROUP}/provision-spec-hash`;
 
-/** The label selector of every OpenTofu Job Infrared made (one LIST per pass). */
+/**
+ * The label selector of every OpenTofu Job Infrared made (one LIST per pass).
+ *
+ * @public
+ */
 export const TOFU_JOB_SELECTOR = `${TOFU_JOB_LABELS.app}=${TOFU_JOB_LABELS.appValue},${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
 
-/** The container's name in the Job's Pod. */
+/**
+ * The container's name in the Job's Pod.
+ *
+ * @public
+ */
 export const TOFU_CONTAINER = 'tofu';
 
-/** A git credential helper that answers with GIT_TOKEN from the environment, when it is set. */
+/**
+ * A git credential helper that answers with GIT_TOKEN from the environment, when it is set.
+ *
+ * @public
+ */
 export const GIT_TOKEN_CREDENTIAL_HELPER =
   '!f() { test "$1" = get && test -n "${GIT_TOKEN:-}" && echo username=x-access-token && echo "password=${GIT_TOKEN}"; }; f';
 
+/** @public */
 export interface EnvVar {
   name: string;
   value: string;
 }
 
-/** A Job as the plugins write it (plain JSON, the fields batch/v1 takes). */
+/**
+ * A Job as the plugins write it (plain JSON, the fields batch/v1 takes).
+ *
+ * @public
+ */
 export interface TofuJob {
   apiVersion: 'batch/v1';
   kind: 'Job';
@@ -77,7 +106,11 @@ export interface TofuJob {
   };
 }
 
-/** The hash of what the Job runs: spec.template and spec.provision (not the connection). */
+/**
+ * The hash of what the Job runs: spec.template and spec.provision (not the connection).
+ *
+ * @public
+ */
 export function provisionSpecHash(cluster: ClusterResource): string {
   const { template, provision } = cluster.spec;
   const canonical = JSON.stringify({ template, provision }, (_k, v) =>
@@ -92,7 +125,11 @@ export function provisionSpecHash(cluster: ClusterResource): string {
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 
-/** `TF_VAR_<name>` for each variable, JSON where the value starts with [ or {. Throws on bad JSON. */
+/**
+ * `TF_VAR_<name>` for each variable, JSON where the value starts with `[` or `{`. Throws on bad JSON.
+ *
+ * @public
+ */
 export function variableEnv(variables: Record<string, string> = {}): EnvVar[] {
   return Object.keys(variables)
     .sort()
@@ -105,6 +142,7 @@ export function variableEnv(variables: Record<string, string> = {}): EnvVar[] {
     });
 }
 
+/** @public */
 export interface TofuJobOptions {
   /** Default `infrared`. */
   namespace?: string;
@@ -114,11 +152,31 @@ export interface TofuJobOptions {
   templateSource?: string;
 }
 
+/** The labels that find a Cluster's Jobs (its name, uid, generation and action). */
+function tofuJobLabels(
+  name: string,
+  uid: string | undefined,
+  generation: number,
+  action: ProvisionAction,
+): Record<string, string> {
+  const labels: Record<string, string> = {
+    [TOFU_JOB_LABELS.app]: TOFU_JOB_LABELS.appValue,
+    [MANAGED_BY_LABEL]: MANAGED_BY_INFRARED,
+    [TOFU_JOB_LABELS.cluster]: name,
+    [TOFU_JOB_LABELS.generation]: String(generation),
+    [TOFU_JOB_LABELS.action]: action,
+  };
+  if (uid) labels[TOFU_JOB_LABELS.clusterUid] = uid;
+  return labels;
+}
+
 /**
  * The Job that runs a Cluster's template for its current generation and action:
  * `tofu-<cluster>-<generation>-<action>` in namespace infrared, ServiceAccount infrared-tofu, no
  * retry (backoffLimit 0), deleted a week after it finishes, owned by the Cluster. The credentials
  * Secret's keys are its environment (envFrom); nothing secret is in its command or args.
+ *
+ * @public
  */
 export function tofuJob(
   cluster: ClusterResource,
@@ -133,14 +191,7 @@ export function tofuJob(
   const source = moduleSource(template, {
     source: provision.source || options.templateSource,
   });
-  const labels: Record<string, string> = {
-    [TOFU_JOB_LABELS.app]: TOFU_JOB_LABELS.appValue,
-    [MANAGED_BY_LABEL]: MANAGED_BY_INFRARED,
-    [TOFU_JOB_LABELS.cluster]: name,
-    [TOFU_JOB_LABELS.generation]: String(generation),
-    [TOFU_JOB_LABELS.action]: action,
-  };
-  if (uid) labels[TOFU_JOB_LABELS.clusterUid] = uid;
+  const labels = tofuJobLabels(name, uid, generation, action);
   const env: EnvVar[] = [
     { name: 'INFRARED_ACTION', value: action },
     { name: 'INFRARED_MODULE_SOURCE', value: source },
