@@ -17,6 +17,9 @@ backend.add(import('@backstage/plugin-permission-backend'));
 backend.add(import('./modules/permissionPolicy'));
 
 backend.add(import('@backstage/plugin-scaffolder-backend'));
+backend.add(
+  import('@infrared-clusters/plugin-scaffolder-backend-module-infrared'),
+);
 backend.add(import('@backstage/plugin-kubernetes-backend'));
 
 backend.add(import('@infrared-clusters/plugin-infrared-backend'));
