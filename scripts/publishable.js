@@ -174,22 +174,87 @@ function check() {
   return failed ? 1 : 0;
 }
 
+/**
+ * Every export carries its release tag (@public in the main entry point, @alpha in ./alpha) and the
+ * TSDoc parses; a member without a doc comment (ae-undocumented) is not a failure, nor is a sibling
+ * workspace package's types read from its src/ (ae-wrong-input-file-type; Backstage omits it too).
+ */
+const API_REPORT_OPTIONS = [
+  '--validate-release-tags',
+  '-o',
+  'ae-undocumented,ae-wrong-input-file-type',
+];
+
+/**
+ * Packages whose reports may keep ae-forgotten-export warnings (and no other kind), with the reason.
+ */
+const FORGOTTEN_EXPORTS_ALLOWED = {
+  'plugins/infrared-common':
+    'its views alias the models generated from openapi.yaml, several of which share a name with a ' +
+    'hand-written type (ClusterFlavor, ClusterTemplate, ...): one schema source (issue 13.2) resolves them',
+};
+
+/**
+ * Declarations tsc once emitted for sources that are gone (tsc never deletes them); API Extractor
+ * would read a stale plan.d.ts beside plan/index.d.ts. Fresh clones have none.
+ */
+function pruneStaleDeclarations(dirs) {
+  for (const dir of dirs) {
+    const out = path.join(repoRoot, 'dist-types', dir, 'src');
+    if (!fs.existsSync(out)) continue;
+    for (const file of fs.readdirSync(out, { recursive: true })) {
+      if (!file.endsWith('.d.ts')) continue;
+      const source = path.join(
+        repoRoot,
+        dir,
+        'src',
+        file.slice(0, -'.d.ts'.length),
+      );
+      if (!['.ts', '.tsx'].some(ext => fs.existsSync(source + ext))) {
+        fs.rmSync(path.join(out, file));
+      }
+    }
+  }
+}
+
+/** The warnings left in the reports that FORGOTTEN_EXPORTS_ALLOWED does not allow. */
+function disallowedReportWarnings(dirs) {
+  const found = [];
+  for (const dir of dirs) {
+    const full = path.join(repoRoot, dir);
+    for (const file of fs.readdirSync(full)) {
+      if (!/^report(-[^.]+)?\.api\.md$/.test(file)) continue;
+      const text = fs.readFileSync(path.join(full, file), 'utf8');
+      for (const [, code] of text.matchAll(/\/\/ Warning: \(([\w-]+)\)/g)) {
+        if (code === 'ae-forgotten-export' && FORGOTTEN_EXPORTS_ALLOWED[dir])
+          continue;
+        found.push(`${dir}/${file}: ${code}`);
+      }
+    }
+  }
+  return found;
+}
+
+/** backstage-repo-tools api-reports over the publishable packages; --ci fails on a stale report. */
 function apiReports(args) {
+  const dirs = publishablePackages();
+  pruneStaleDeclarations(dirs);
+  const allowed = dirs.filter(dir => FORGOTTEN_EXPORTS_ALLOWED[dir]);
   const bin = path.join(
     repoRoot,
     'node_modules',
     '.bin',
     'backstage-repo-tools',
   );
-  const result = spawnSync(
-    bin,
-    ['api-reports', ...args, ...publishablePackages()],
-    {
-      cwd: repoRoot,
-      stdio: 'inherit',
-    },
-  );
-  return result.status ?? 1;
+  const options = [...API_REPORT_OPTIONS];
+  if (allowed.length) options.push('--allow-warnings', allowed.join(','));
+  const result = spawnSync(bin, ['api-reports', ...options, ...args, ...dirs], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  const warnings = disallowedReportWarnings(dirs);
+  for (const warning of warnings) console.error(`not allowed: ${warning}`);
+  return result.status === 0 && warnings.length === 0 ? 0 : 1;
 }
 
 module.exports = {
