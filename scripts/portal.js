@@ -182,6 +182,14 @@ async function test() {
 
   step('tsc', run(bin('tsc'), []));
   step('lint', run(bin('backstage-cli'), ['repo', 'lint']));
+  // The publishable packages (scripts/publishable.js): their package.json fields, then their API
+  // reports (report*.api.md) against the types tsc just wrote.
+  const publishable = path.join(repoRoot, 'scripts', 'publishable.js');
+  step('packages', run(process.execPath, [publishable, 'check']));
+  step(
+    'api-reports',
+    run(process.execPath, [publishable, 'api-reports', '--ci']),
+  );
 
   const jestReport = path.join(repoRoot, 'test-results', 'jest.json');
   fs.rmSync(jestReport, { force: true });

@@ -1,4 +1,8 @@
-/** Runs `fn` over `items` with at most `limit` at a time; stops taking new items once `signal` aborts. */
+/**
+ * Runs `fn` over `items` with at most `limit` at a time; stops taking new items once `signal` aborts.
+ *
+ * @public
+ */
 export async function forEachLimited<T>(
   items: readonly T[],
   limit: number,
@@ -21,6 +25,8 @@ export async function forEachLimited<T>(
  * Runs async work one at a time per key, in the order it was asked for; other keys run in parallel. A failure
  * does not stop the work queued after it. Used for one Cluster reconciled at a time, one gitops repository
  * written at a time, in this process.
+ *
+ * @public
  */
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<unknown>>();

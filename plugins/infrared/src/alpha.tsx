@@ -11,12 +11,20 @@ import { ProductPlacementCard } from './components/ProductPlacementCard';
 import { isProductPlacementAvailable } from './lib/productAnnotation';
 import { rootRouteRef } from './routes';
 
-/** The typed client of the Infrared backend (`InfraredApiClient` on discovery + fetch). */
+/**
+ * The typed client of the Infrared backend (`InfraredApiClient` on discovery + fetch).
+ *
+ * @alpha
+ */
 export const infraredApi = ApiBlueprint.make({
   params: defineParams => defineParams(infraredApiFactory),
 });
 
-/** The Clusters page and its nav item ("Clusters"). */
+/**
+ * The Clusters page and its nav item ("Clusters").
+ *
+ * @alpha
+ */
 export const clustersPage = PageBlueprint.make({
   params: {
     path: '/clusters',
@@ -33,6 +41,8 @@ export const clustersPage = PageBlueprint.make({
 /**
  * The Product zone-placement card, on catalog entities annotated
  * `infrared.darkshift.io/product: <namespace>/<name>`.
+ *
+ * @alpha
  */
 export const productPlacementCard = EntityCardBlueprint.make({
   name: 'product-placement',

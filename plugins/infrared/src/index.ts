@@ -12,3 +12,4 @@ export {
   isProductPlacementAvailable,
 } from './legacy';
 export { infraredApiRef } from './api';
+export type { ClustersPageProps } from './components/ClustersPage';

@@ -16,15 +16,21 @@ import type {
 import type { RegisterClusterRequest } from './request';
 import type { ClusterView, HealthStatus } from './views';
 
+/** @public */
 export interface DiscoveryLike {
   getBaseUrl(pluginId: string): Promise<string>;
 }
 
+/** @public */
 export interface FetchLike {
   fetch: typeof fetch;
 }
 
-/** The Infrared REST API, as the frontend sees it. */
+/**
+ * The Infrared REST API, as the frontend sees it.
+ *
+ * @public
+ */
 export interface InfraredApi {
   listClusters(): Promise<ClusterView[]>;
   getCluster(name: string): Promise<ClusterView>;
@@ -67,7 +73,11 @@ export interface InfraredApi {
   getProvisionLog(name: string): Promise<ProvisionLog>;
 }
 
-/** A non-2xx answer, with the server's own message (Backstage's error body) when it sent one. */
+/**
+ * A non-2xx answer, with the server's own message (Backstage's error body) when it sent one.
+ *
+ * @public
+ */
 export class InfraredApiError extends Error {
   readonly name = 'ResponseError';
   constructor(
@@ -106,12 +116,15 @@ export class InfraredApiError extends Error {
   }
 }
 
+/** @public */
 export const INFRARED_PLUGIN_ID = pluginId;
 
 /**
  * Typed client of the Infrared backend plugin, through Backstage's discovery and fetch APIs: the
  * client generated from openapi.yaml (`DefaultApiClient`), with Backstage's error body turned
  * into an InfraredApiError and the list unwrapped.
+ *
+ * @public
  */
 export class InfraredApiClient implements InfraredApi {
   private readonly api: DefaultApiClient;

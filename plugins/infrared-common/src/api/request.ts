@@ -44,7 +44,11 @@ function serverProblem(server: string): string | undefined {
   return undefined;
 }
 
-/** The fields of POST /v1/clusters, each with its own rule (the connection rule is separate). */
+/**
+ * The fields of POST /v1/clusters, each with its own rule (the connection rule is separate).
+ *
+ * @public
+ */
 export const registerClusterFieldsSchema = z
   .object({
     name: z
@@ -103,7 +107,11 @@ export const registerClusterFieldsSchema = z
   })
   .strict();
 
-/** The reason a body names both or neither of kubeconfig and inCluster, if it does. */
+/**
+ * The reason a body names both or neither of kubeconfig and inCluster, if it does.
+ *
+ * @public
+ */
 export function connectionProblem(body: {
   kubeconfig?: unknown;
   inCluster?: unknown;
@@ -123,7 +131,11 @@ export function connectionProblem(body: {
   return undefined;
 }
 
-/** Whether a register request asks for a cluster built with OpenTofu. */
+/**
+ * Whether a register request asks for a cluster built with OpenTofu.
+ *
+ * @public
+ */
 export function buildsCluster(body: {
   template?: unknown;
   provision?: unknown;
@@ -131,7 +143,11 @@ export function buildsCluster(body: {
   return body.template !== undefined || body.provision !== undefined;
 }
 
-/** The body of POST /v1/clusters, with every rule including the connection rule. */
+/**
+ * The body of POST /v1/clusters, with every rule including the connection rule.
+ *
+ * @public
+ */
 export const registerClusterRequestSchema =
   registerClusterFieldsSchema.superRefine((body, ctx) => {
     const message = connectionProblem(body);
@@ -142,6 +158,8 @@ export const registerClusterRequestSchema =
 /**
  * A valid request to register a cluster: the body openapi.yaml describes (its generated model),
  * with exactly one of kubeconfig and inCluster, or a template and provision without either.
+ *
+ * @public
  */
 export type RegisterClusterRequest = Omit<
   RegisterClusterBody,

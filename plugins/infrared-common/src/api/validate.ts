@@ -11,6 +11,7 @@ import {
   RegisterClusterRequest,
 } from './request';
 
+/** @public */
 export type RegisterClusterValidation =
   | {
       value: RegisterClusterRequest;
@@ -36,6 +37,8 @@ function toFieldErrors(issue: ZodIssue): FieldError[] {
  * Validates a POST /v1/clusters body: every field rule, the connection rule and the kubeconfig
  * itself. The backend router and the register form both call this, so they refuse the same things
  * with the same words. Reports every problem it finds, not only the first.
+ *
+ * @public
  */
 export function validateRegisterClusterRequest(
   body: unknown,

@@ -12,16 +12,32 @@ import type {
  * these names are what the plugins import.
  */
 
-/** How Infrared reaches a cluster. Never the kubeconfig itself. */
+/**
+ * How Infrared reaches a cluster. Never the kubeconfig itself.
+ *
+ * @public
+ */
 export type ClusterConnectionKind = ClusterConnectionEnum;
 
-/** A cluster as the REST API returns it: no credential, ever. */
+/**
+ * A cluster as the REST API returns it: no credential, ever.
+ *
+ * @public
+ */
 export type ClusterView = Cluster;
 
-/** Where the registrar found a child cluster. */
+/**
+ * Where the registrar found a child cluster.
+ *
+ * @public
+ */
 export type DiscoveredFrom = DiscoveredFromBody;
 
-/** A child cluster the registrar registered in Argo CD, as the Clusters page lists it. */
+/**
+ * A child cluster the registrar registered in Argo CD, as the Clusters page lists it.
+ *
+ * @public
+ */
 export interface DiscoveredClusterInput {
   name: string;
   server: string;
@@ -30,7 +46,11 @@ export interface DiscoveredClusterInput {
   state: 'active' | 'demoted';
 }
 
-/** The view of a discovered child cluster: no Cluster resource, only its Argo CD Secret. */
+/**
+ * The view of a discovered child cluster: no Cluster resource, only its Argo CD Secret.
+ *
+ * @public
+ */
 export function discoveredClusterView(
   input: DiscoveredClusterInput,
 ): ClusterView {
@@ -51,13 +71,25 @@ export function discoveredClusterView(
   return view;
 }
 
-/** Body of GET /v1/clusters. */
+/**
+ * Body of GET /v1/clusters.
+ *
+ * @public
+ */
 export type ClusterList = ClusterListBody;
 
-/** Body of GET /health. */
+/**
+ * Body of GET /health.
+ *
+ * @public
+ */
 export type HealthStatus = HealthStatusBody;
 
-/** The view of a Cluster resource; picks fields one by one so no credential can leak through. */
+/**
+ * The view of a Cluster resource; picks fields one by one so no credential can leak through.
+ *
+ * @public
+ */
 export function clusterView(resource: ClusterResource): ClusterView {
   const { spec, status = {}, metadata } = resource;
   const connection = spec.connection;
@@ -122,7 +154,11 @@ export function clusterView(resource: ClusterResource): ClusterView {
   return view;
 }
 
-/** The condition of a type, if the cluster has one. */
+/**
+ * The condition of a type, if the cluster has one.
+ *
+ * @public
+ */
 export function findCondition(
   view: Pick<ClusterView, 'conditions'>,
   type: string,

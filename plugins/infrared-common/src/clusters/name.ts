@@ -3,25 +3,53 @@
  * (deploy/crds/clusters.yaml, checked against these constants by a test) all use it.
  */
 
-/** An RFC 1123 label (without its length limit), in syntax both RE2 (CEL) and JS accept. */
+/**
+ * An RFC 1123 label (without its length limit), in syntax both RE2 (CEL) and JS accept.
+ *
+ * @public
+ */
 export const DNS_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 
-/** Lowercase letters, digits, hyphens; alphanumeric at both ends. */
+/**
+ * Lowercase letters, digits, hyphens; alphanumeric at both ends.
+ *
+ * @public
+ */
 export const CLUSTER_NAME_PATTERN = DNS_LABEL_PATTERN;
 
-/** Longest cluster name. */
+/**
+ * Longest cluster name.
+ *
+ * @public
+ */
 export const CLUSTER_NAME_MAX_LENGTH = 42;
 
-/** Longest organization name, so that its namespace `ir-org-<name>` fits 63 characters. */
+/**
+ * Longest organization name, so that its namespace `ir-org-<name>` fits 63 characters.
+ *
+ * @public
+ */
 export const ORGANIZATION_NAME_MAX_LENGTH = 56;
 
-/** An RFC 1123 subdomain: the rule of most Kubernetes object names (a Product's, a Secret's). */
+/**
+ * An RFC 1123 subdomain: the rule of most Kubernetes object names (a Product's, a Secret's).
+ *
+ * @public
+ */
 export const DNS_SUBDOMAIN_PATTERN =
   '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
 
-/** Longest RFC 1123 label (a namespace's name). */
+/**
+ * Longest RFC 1123 label (a namespace's name).
+ *
+ * @public
+ */
 export const DNS_LABEL_MAX_LENGTH = 63;
-/** Longest RFC 1123 subdomain. */
+/**
+ * Longest RFC 1123 subdomain.
+ *
+ * @public
+ */
 export const DNS_SUBDOMAIN_MAX_LENGTH = 253;
 
 const labelRegExp = new RegExp(DNS_LABEL_PATTERN);
@@ -33,6 +61,8 @@ const subdomainRegExp = new RegExp(DNS_SUBDOMAIN_PATTERN);
  * so none can hold a `/`, a `..`, a `%` or a character that only looks like an allowed one.
  *
  * @returns undefined when the name is valid, else a message naming the field and the reason.
+ *
+ * @public
  */
 export function dnsNameProblem(
   name: unknown,
@@ -71,6 +101,8 @@ export function dnsNameProblem(
  * Checks a cluster name against the rule.
  *
  * @returns undefined when the name is valid, else a message naming the field and the reason.
+ *
+ * @public
  */
 export function validateClusterName(
   name: unknown,
@@ -79,7 +111,11 @@ export function validateClusterName(
   return dnsNameProblem(name, field, CLUSTER_NAME_MAX_LENGTH);
 }
 
-/** Checks an Organization's name: a label short enough for its namespace `ir-org-<name>`. */
+/**
+ * Checks an Organization's name: a label short enough for its namespace `ir-org-<name>`.
+ *
+ * @public
+ */
 export function validateOrganizationName(
   name: unknown,
   field: string = 'org',
@@ -87,7 +123,11 @@ export function validateOrganizationName(
   return dnsNameProblem(name, field, ORGANIZATION_NAME_MAX_LENGTH);
 }
 
-/** Checks a namespace's name (an RFC 1123 label). */
+/**
+ * Checks a namespace's name (an RFC 1123 label).
+ *
+ * @public
+ */
 export function validateNamespaceName(
   name: unknown,
   field: string = 'namespace',
@@ -95,7 +135,11 @@ export function validateNamespaceName(
   return dnsNameProblem(name, field, DNS_LABEL_MAX_LENGTH);
 }
 
-/** Checks a namespaced object's name, such as a Product's (an RFC 1123 subdomain). */
+/**
+ * Checks a namespaced object's name, such as a Product's (an RFC 1123 subdomain).
+ *
+ * @public
+ */
 export function validateObjectName(
   name: unknown,
   field: string = 'name',

@@ -19,10 +19,18 @@ import {
   CONDITION_STATUSES,
 } from './types';
 
-/** A region: a DNS label, like us-east-1. */
+/**
+ * A region: a DNS label, like us-east-1.
+ *
+ * @public
+ */
 export const REGION_PATTERN = DNS_LABEL_PATTERN;
 
-/** Longest region. */
+/**
+ * Longest region.
+ *
+ * @public
+ */
 export const REGION_MAX_LENGTH = 63;
 
 const HOST_LABEL = '[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?';
@@ -30,10 +38,16 @@ const HOST_LABEL = '[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?';
 /**
  * The API server address Argo CD uses (`spec.server`): https, a host name or an address (IPv6 in
  * brackets), an optional port and an optional path; no user information, query or fragment.
+ *
+ * @public
  */
 export const SERVER_PATTERN = `^https://(\\[[0-9A-Fa-f:.]+\\]|${HOST_LABEL}(\\.${HOST_LABEL})*)(:[0-9]{1,5})?(/[^\\s?#\\\\]*)?$`;
 
-/** A string field's rule, as JSON Schema (OpenAPI, CRD) states it. */
+/**
+ * A string field's rule, as JSON Schema (OpenAPI, CRD) states it.
+ *
+ * @public
+ */
 export interface StringRule {
   pattern?: string;
   maxLength?: number;
@@ -43,6 +57,8 @@ export interface StringRule {
 /**
  * Every field rule of the Cluster resource and of POST /v1/clusters, keyed by field. `name` is
  * the Cluster's metadata.name (the CRD states it as a CEL rule), the rest are spec fields.
+ *
+ * @public
  */
 export const CLUSTER_FIELD_RULES = {
   name: { pattern: CLUSTER_NAME_PATTERN, maxLength: CLUSTER_NAME_MAX_LENGTH },
@@ -53,7 +69,11 @@ export const CLUSTER_FIELD_RULES = {
   server: { pattern: SERVER_PATTERN },
 } as const satisfies Record<string, StringRule>;
 
-/** The rule of a condition's status, in every resource's status and in the API's views. */
+/**
+ * The rule of a condition's status, in every resource's status and in the API's views.
+ *
+ * @public
+ */
 export const CONDITION_STATUS_RULE = {
   enum: CONDITION_STATUSES,
 } as const satisfies StringRule;

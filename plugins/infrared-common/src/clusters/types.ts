@@ -5,26 +5,35 @@ import type {
   ProvisionStatus,
 } from '../provisioning/types';
 
+/** @public */
 export const CLUSTER_TYPES = ['management', 'workload'] as const;
+/** @public */
 export type ClusterType = (typeof CLUSTER_TYPES)[number];
 
+/** @public */
 export const CLUSTER_FLAVORS = ['k3s', 'eks'] as const;
+/** @public */
 export type ClusterFlavor = (typeof CLUSTER_FLAVORS)[number];
 
+/** @public */
 export const CLUSTER_PROVIDERS = ['aws', 'gcp', 'linode', 'local'] as const;
+/** @public */
 export type ClusterProvider = (typeof CLUSTER_PROVIDERS)[number];
 
+/** @public */
 export interface SecretKeyRef {
   name: string;
   key: string;
 }
 
+/** @public */
 export interface ClusterConnection {
   inCluster?: boolean;
   /** A Secret in namespace `infrared`. */
   kubeconfigSecretRef?: SecretKeyRef;
 }
 
+/** @public */
 export interface ClusterSpec {
   type: ClusterType;
   flavor?: ClusterFlavor;
@@ -37,10 +46,16 @@ export interface ClusterSpec {
   provision?: ProvisionSpec;
 }
 
+/** @public */
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
+/** @public */
 export type ConditionStatus = (typeof CONDITION_STATUSES)[number];
 
-/** A condition after the Kubernetes conventions (metav1.Condition). */
+/**
+ * A condition after the Kubernetes conventions (metav1.Condition).
+ *
+ * @public
+ */
 export interface ClusterCondition {
   type: string;
   status: ConditionStatus;
@@ -50,6 +65,7 @@ export interface ClusterCondition {
   observedGeneration?: number;
 }
 
+/** @public */
 export interface PullRequestRef {
   url: string;
   number?: number;
@@ -59,6 +75,7 @@ export interface PullRequestRef {
   branch?: string;
 }
 
+/** @public */
 export interface ClusterStatus {
   conditions?: ClusterCondition[];
   kubernetesVersion?: string;
@@ -73,6 +90,7 @@ export interface ClusterStatus {
   observedGeneration?: number;
 }
 
+/** @public */
 export interface ObjectMeta {
   name: string;
   namespace?: string;
@@ -86,6 +104,7 @@ export interface ObjectMeta {
   ownerReferences?: OwnerReference[];
 }
 
+/** @public */
 export interface OwnerReference {
   apiVersion: string;
   kind: string;
@@ -95,6 +114,7 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean;
 }
 
+/** @public */
 export interface ClusterResource {
   apiVersion: string;
   kind: 'Cluster';

@@ -6,9 +6,11 @@ const omitEmpty = <T extends object>(o: T): T =>
   ) as T;
 
 /**
- * Serialises Argo CD's cluster `config` with a fixed key order and Go's escaping of <, > and &,
+ * Serialises Argo CD's cluster `config` with a fixed key order and Go's escaping of `<`, `>` and `&`,
  * so the same config always gives the same bytes: "no write when already right" compares bytes,
  * also against Secrets the upstream registrar (Go) wrote.
+ *
+ * @public
  */
 export function serializeArgoConfig(config: ArgoClusterConfig): string {
   const tls = config.tlsClientConfig;

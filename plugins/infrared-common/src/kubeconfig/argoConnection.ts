@@ -3,6 +3,7 @@ import { checkServer, PROXY_SCHEMES } from './cluster';
 import { isGoBase64 } from './read';
 import type { ArgoConnection, KubeconfigAccepted } from './types';
 
+/** @public */
 export type ArgoConnectionResult =
   | ({ ok: true } & ArgoConnection)
   | { ok: false; errors: FieldError[] };
@@ -14,6 +15,8 @@ export type ArgoConnectionResult =
  * Secret the backend writes and for the connection its Connected check makes. `server` is held to
  * the kubeconfig's server rules (a URL with a host, not the in-cluster address); `field` names it
  * in the errors (default `spec.server`).
+ *
+ * @public
  */
 export function argoConnectionFor(
   kubeconfig: KubeconfigAccepted,
@@ -83,6 +86,8 @@ const isDer = (b: PemBlock) => !!b.der && b.der.charCodeAt(0) === 0x30;
  * rest.Config, transport.TLSConfigFor and Argo CD's ParseProxyUrl. Empty when Argo CD can build a
  * client from it. Pure: no I/O, no crypto (a certificate that parses as PEM and DER but not as
  * X.509, or a key that does not match its certificate, is left to the TLS stack).
+ *
+ * @public
  */
 export function argoConnectionProblems(
   connection: ArgoConnection,

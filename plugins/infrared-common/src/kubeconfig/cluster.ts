@@ -35,7 +35,11 @@ function parseUrl(value: string): URL | undefined {
   }
 }
 
-/** Whether a server URL reaches the API server Argo CD treats as its own in-cluster one. */
+/**
+ * Whether a server URL reaches the API server Argo CD treats as its own in-cluster one.
+ *
+ * @public
+ */
 export function isInClusterServer(server: string): boolean {
   const url = parseUrl(server);
   if (!url) return false;

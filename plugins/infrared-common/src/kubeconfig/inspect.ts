@@ -13,6 +13,8 @@ import { inspectUser } from './user';
  * Checks a kubeconfig and converts its current context's cluster and user into the `config` of an
  * Argo CD cluster Secret. The one implementation behind the registration API, the register form
  * and the child-cluster registrar. Pure: no I/O, safe in the browser.
+ *
+ * @public
  */
 export function inspectKubeconfig(
   text: string,

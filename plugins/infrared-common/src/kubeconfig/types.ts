@@ -1,6 +1,10 @@
 import type { FieldError } from '../fieldErrors';
 
-/** The `tlsClientConfig` of an Argo CD cluster Secret's `config`. */
+/**
+ * The `tlsClientConfig` of an Argo CD cluster Secret's `config`.
+ *
+ * @public
+ */
 export interface ArgoTlsClientConfig {
   /** Always present, as Argo CD writes it. */
   insecure: boolean;
@@ -14,7 +18,11 @@ export interface ArgoTlsClientConfig {
   serverName?: string;
 }
 
-/** `argocd-k8s-auth` with the arguments that mint a token for one cluster. */
+/**
+ * `argocd-k8s-auth` with the arguments that mint a token for one cluster.
+ *
+ * @public
+ */
 export interface ArgoExecProviderConfig {
   command: 'argocd-k8s-auth';
   args?: string[];
@@ -22,7 +30,11 @@ export interface ArgoExecProviderConfig {
   apiVersion: 'client.authentication.k8s.io/v1beta1';
 }
 
-/** The `config` JSON of an Argo CD cluster Secret. */
+/**
+ * The `config` JSON of an Argo CD cluster Secret.
+ *
+ * @public
+ */
 export interface ArgoClusterConfig {
   bearerToken?: string;
   tlsClientConfig: ArgoTlsClientConfig;
@@ -34,6 +46,8 @@ export interface ArgoClusterConfig {
 /**
  * What Argo CD connects to a cluster with: its cluster Secret's `server` and `config`. The
  * backend's Connected check uses exactly this, so it tests the connection Argo CD will make.
+ *
+ * @public
  */
 export interface ArgoConnection {
   /** The Secret's `server`: trailing slashes trimmed. */
@@ -41,8 +55,10 @@ export interface ArgoConnection {
   config: ArgoClusterConfig;
 }
 
+/** @public */
 export type CredentialKind = 'token' | 'client-certificate' | 'exec';
 
+/** @public */
 export interface InspectKubeconfigOptions {
   /**
    * Convert exec users (aws, aws-iam-authenticator, kubelogin) to Argo CD's equivalents instead of
@@ -58,6 +74,7 @@ export interface InspectKubeconfigOptions {
   field?: string;
 }
 
+/** @public */
 export interface KubeconfigAccepted {
   ok: true;
   /** The context used; undefined when the lone cluster and user were taken without one. */
@@ -75,9 +92,11 @@ export interface KubeconfigAccepted {
   execCommand?: string;
 }
 
+/** @public */
 export interface KubeconfigRefused {
   ok: false;
   errors: FieldError[];
 }
 
+/** @public */
 export type KubeconfigInspection = KubeconfigAccepted | KubeconfigRefused;

@@ -3,7 +3,11 @@ import { convertExec, execCommandName } from './exec';
 import { Entry, isMapping, readBase64, readString } from './read';
 import type { ArgoClusterConfig, CredentialKind } from './types';
 
-/** The reason every refused credential plugin or token file shares. */
+/**
+ * The reason every refused credential plugin or token file shares.
+ *
+ * @public
+ */
 export const STORABLE_CREDENTIAL_REASON =
   'because Argo CD needs a credential it can store';
 const FIX =

@@ -5,7 +5,11 @@ import {
 } from '../clusters/names';
 import type { ObjectMeta } from '../clusters/types';
 
-/** Who keeps an Argo CD cluster Secret, read from its labels and annotations. */
+/**
+ * Who keeps an Argo CD cluster Secret, read from its labels and annotations.
+ *
+ * @public
+ */
 export type ArgoSecretManager =
   | { kind: 'infrared' }
   /** The child-cluster registrar (or upstream argocd-cluster-registrar): `<prefix>managed-by`. */
@@ -23,7 +27,11 @@ export type ArgoSecretManager =
 /** The annotation `argocd cluster add` writes on the Secrets it makes. */
 const ARGOCD_CLI_ANNOTATION = 'managed-by';
 
-/** Tells who manages an Argo CD cluster Secret, so nobody takes over another's Secret. */
+/**
+ * Tells who manages an Argo CD cluster Secret, so nobody takes over another's Secret.
+ *
+ * @public
+ */
 export function argoSecretManager(metadata: ObjectMeta): ArgoSecretManager {
   const labels = metadata.labels ?? {};
   if (labels[MANAGED_BY_LABEL] === MANAGED_BY_INFRARED)
@@ -59,7 +67,11 @@ export function argoSecretManager(metadata: ObjectMeta): ArgoSecretManager {
   return { kind: 'hand' };
 }
 
-/** "Secret argocd/cluster-x is managed by ...": who, and the label or annotation that says so. */
+/**
+ * "Secret argocd/cluster-x is managed by ...": who, and the label or annotation that says so.
+ *
+ * @public
+ */
 export function describeArgoSecretManager(metadata: ObjectMeta): string {
   const where = `Secret ${metadata.namespace ?? ARGOCD_NAMESPACE}/${
     metadata.name

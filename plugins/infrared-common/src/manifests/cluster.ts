@@ -9,7 +9,11 @@ import {
 } from '../clusters/names';
 import type { ClusterResource, ClusterSpec } from '../clusters/types';
 
-/** The workload Cluster a valid registration request creates; the kubeconfig goes in its own Secret. */
+/**
+ * The workload Cluster a valid registration request creates; the kubeconfig goes in its own Secret.
+ *
+ * @public
+ */
 export function clusterForRequest(
   request: RegisterClusterRequest,
 ): ClusterResource {

@@ -13,6 +13,7 @@ import type { ObjectMeta, OwnerReference } from '../clusters/types';
 import { serializeArgoConfig } from '../kubeconfig/argoConfig';
 import type { ArgoClusterConfig } from '../kubeconfig/types';
 
+/** @public */
 export interface SecretObject {
   apiVersion: 'v1';
   kind: 'Secret';
@@ -22,9 +23,14 @@ export interface SecretObject {
   data?: Record<string, string>;
 }
 
-/** Label on the Secrets Infrared writes for a Cluster, naming it. */
+/**
+ * Label on the Secrets Infrared writes for a Cluster, naming it.
+ *
+ * @public
+ */
 export const CLUSTER_NAME_LABEL = `${INFRARED_GROUP}/cluster`;
 
+/** @public */
 export interface ArgoClusterSecretInput {
   clusterName: string;
   server: string;
@@ -37,7 +43,11 @@ export interface ArgoClusterSecretInput {
   namespace?: string;
 }
 
-/** The Argo CD cluster Secret `cluster-<name>` that lets Argo CD deploy to a cluster. */
+/**
+ * The Argo CD cluster Secret `cluster-<name>` that lets Argo CD deploy to a cluster.
+ *
+ * @public
+ */
 export function argoClusterSecret(input: ArgoClusterSecretInput): SecretObject {
   const metadata: ObjectMeta = {
     name: argoSecretName(input.clusterName),
@@ -66,18 +76,27 @@ export function argoClusterSecret(input: ArgoClusterSecretInput): SecretObject {
   };
 }
 
-/** Argo CD keys clusters by the server with trailing slashes trimmed; store it that way too. */
+/**
+ * Argo CD keys clusters by the server with trailing slashes trimmed; store it that way too.
+ *
+ * @public
+ */
 export function trimServer(server: string): string {
   return server.trim().replace(/\/+$/, '');
 }
 
+/** @public */
 export interface KubeconfigSecretInput {
   clusterName: string;
   kubeconfig: string;
   ownerReferences?: OwnerReference[];
 }
 
-/** The Secret `cluster-<name>-kubeconfig` in namespace `infrared` (key `kubeconfig`). */
+/**
+ * The Secret `cluster-<name>-kubeconfig` in namespace `infrared` (key `kubeconfig`).
+ *
+ * @public
+ */
 export function kubeconfigSecret(input: KubeconfigSecretInput): SecretObject {
   const metadata: ObjectMeta = {
     name: kubeconfigSecretName(input.clusterName),
@@ -101,6 +120,8 @@ export function kubeconfigSecret(input: KubeconfigSecretInput): SecretObject {
 /**
  * Decodes a Secret read back from the API server (base64 `data`) into strings, with
  * `stringData` (only present on objects not yet written) taking precedence as the API server does.
+ *
+ * @public
  */
 export function secretStrings(
   secret: Pick<SecretObject, 'data' | 'stringData'>,

@@ -1,4 +1,8 @@
-/** The catalog annotation that ties an entity to a Product: `infrared.darkshift.io/product: <namespace>/<name>`. */
+/**
+ * The catalog annotation that ties an entity to a Product: `infrared.darkshift.io/product: <namespace>/<name>`.
+ *
+ * @public
+ */
 export const PRODUCT_ANNOTATION = 'infrared.darkshift.io/product';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -8,6 +12,8 @@ const DNS_SUBDOMAIN =
 /**
  * The Product an annotation value names, or what is wrong with it: `<namespace>/<name>`, a
  * namespace name and a resource name.
+ *
+ * @public
  */
 export function parseProductRef(
   value: unknown,

@@ -5,14 +5,22 @@
  * entry excludes it. Patterns are globs (`*`, `?`, `[a-z]`, `[!a]`, `{a,b}`); `*` matches `/` too.
  */
 
-/** An entry of an AppProject's `spec.destinations`, or an Application's `spec.destination`. */
+/**
+ * An entry of an AppProject's `spec.destinations`, or an Application's `spec.destination`.
+ *
+ * @public
+ */
 export interface ArgoDestination {
   server?: string;
   name?: string;
   namespace?: string;
 }
 
-/** The part of an AppProject the check reads. */
+/**
+ * The part of an AppProject the check reads.
+ *
+ * @public
+ */
 export interface AppProjectFacts {
   name: string;
   destinations: ArgoDestination[];
@@ -20,7 +28,11 @@ export interface AppProjectFacts {
   permitOnlyProjectScopedClusters?: boolean;
 }
 
-/** The AppProject zones use unless configured otherwise. */
+/**
+ * The AppProject zones use unless configured otherwise.
+ *
+ * @public
+ */
 export const DEFAULT_ZONE_PROJECT = 'products';
 
 function escapeRegExp(c: string): string {
@@ -67,7 +79,11 @@ function globSource(pattern: string): string | undefined {
 
 const globCache = new Map<string, RegExp | null>();
 
-/** Whether `value` matches the glob `pattern` (an invalid pattern matches nothing). */
+/**
+ * Whether `value` matches the glob `pattern` (an invalid pattern matches nothing).
+ *
+ * @public
+ */
 export function globMatches(pattern: string, value: string): boolean {
   let re = globCache.get(pattern);
   if (re === undefined) {
@@ -92,6 +108,8 @@ function patternMatches(pattern: string | undefined, value: string): boolean {
 /**
  * Whether the project permits the destination. Give the destination as Argo CD resolves it: both the
  * cluster's `name` and its `server` when known (an Application naming a cluster is matched by either).
+ *
+ * @public
  */
 export function appProjectPermits(
   project: Pick<AppProjectFacts, 'destinations'>,
@@ -119,7 +137,11 @@ export function appProjectPermits(
   return anyMatched && !denied;
 }
 
-/** The project as the check reads it, from an AppProject object (null-safe on every field). */
+/**
+ * The project as the check reads it, from an AppProject object (null-safe on every field).
+ *
+ * @public
+ */
 export function appProjectFacts(object: {
   metadata?: { name?: string };
   spec?: {

@@ -17,10 +17,16 @@ import {
 } from './paths';
 import type { ProductZone } from './types';
 
+/** @public */
 export const PLACEMENT_DECISIONS = ['Promotes', 'Waits', 'Fails'] as const;
+/** @public */
 export type PlacementDecision = (typeof PLACEMENT_DECISIONS)[number];
 
-/** Why a zone got its decision: a stable code the UI and the Release status carry. */
+/**
+ * Why a zone got its decision: a stable code the UI and the Release status carry.
+ *
+ * @public
+ */
 export const PlacementReasons = {
   /** Promotes: the zone names no cluster and runs on the management cluster. */
   ManagementCluster: 'ManagementCluster',
@@ -43,10 +49,15 @@ export const PlacementReasons = {
   /** Waits: the zone's AppProject does not allow the destination. */
   DestinationNotPermitted: 'DestinationNotPermitted',
 } as const;
+/** @public */
 export type PlacementReason =
   (typeof PlacementReasons)[keyof typeof PlacementReasons];
 
-/** What the decision needs to know about a Cluster. */
+/**
+ * What the decision needs to know about a Cluster.
+ *
+ * @public
+ */
 export interface PlacementClusterFacts {
   name: string;
   /** The Registered condition is True. */
@@ -59,6 +70,7 @@ export interface PlacementClusterFacts {
   argoServer?: string;
 }
 
+/** @public */
 export interface ZonePlacementInput {
   zone: ProductZone;
   /** The Product's namespace (named when no org holds it). */
@@ -78,6 +90,7 @@ export interface ZonePlacementInput {
   appProject?: AppProjectFacts | null;
 }
 
+/** @public */
 export interface ZonePlacement {
   decision: PlacementDecision;
   reason: PlacementReason;
@@ -94,12 +107,18 @@ export interface ZonePlacement {
   missingDestination?: ArgoDestination;
 }
 
-/** Argo CD's own name for the cluster it runs on. */
+/**
+ * Argo CD's own name for the cluster it runs on.
+ *
+ * @public
+ */
 export const IN_CLUSTER_NAME = 'in-cluster';
 
 /**
  * The zone Application's destination: `name: <cluster>` and `namespace: <zone>`; for the management
  * cluster or an inCluster workload cluster, `server: https://kubernetes.default.svc`.
+ *
+ * @public
  */
 export function zoneDestination(
   zone: Pick<ProductZone, 'name' | 'cluster'>,
@@ -121,7 +140,11 @@ function listOrNone(items: readonly string[]): string {
   return items.length ? items.join(', ') : 'none';
 }
 
-/** Decides one zone; see the table in the README (Fails, Waits, Promotes). */
+/**
+ * Decides one zone; see the table in the README (Fails, Waits, Promotes).
+ *
+ * @public
+ */
 export function decideZonePlacement(input: ZonePlacementInput): ZonePlacement {
   const { zone, org, cluster, managementCluster, project } = input;
   const target = zoneTargetCluster(zone, managementCluster);

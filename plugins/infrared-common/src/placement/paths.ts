@@ -1,12 +1,20 @@
 /** Where a zone's files live in the gitops repository, and the rules a custom path must follow. */
 import type { ProductZone } from './types';
 
-/** Longest zone name: the zone is a namespace. */
+/**
+ * Longest zone name: the zone is a namespace.
+ *
+ * @public
+ */
 export const ZONE_NAME_MAX_LENGTH = 63;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-/** The cluster a zone runs on: its `cluster`, or the management cluster when it names none. */
+/**
+ * The cluster a zone runs on: its `cluster`, or the management cluster when it names none.
+ *
+ * @public
+ */
 export function zoneTargetCluster(
   zone: Pick<ProductZone, 'cluster'>,
   managementCluster: string,
@@ -14,7 +22,11 @@ export function zoneTargetCluster(
   return zone.cluster || managementCluster;
 }
 
-/** The Argo CD Application of a zone: `product-<zone>` in namespace argocd. */
+/**
+ * The Argo CD Application of a zone: `product-<zone>` in namespace argocd.
+ *
+ * @public
+ */
 export function zoneApplicationName(zone: Pick<ProductZone, 'name'>): string {
   return `product-${zone.name}`;
 }
@@ -23,6 +35,8 @@ export function zoneApplicationName(zone: Pick<ProductZone, 'name'>): string {
  * The zone's Application file: its `applicationPath`, or
  * `registry/clusters/<zone cluster>/components/product-<zone>.yaml`, which the cluster's app-of-apps
  * `registry-<zone cluster>` syncs.
+ *
+ * @public
  */
 export function zoneApplicationPath(
   zone: Pick<ProductZone, 'name' | 'cluster' | 'applicationPath'>,
@@ -35,7 +49,11 @@ export function zoneApplicationPath(
   )}.yaml`;
 }
 
-/** The zone's values file: its `valuesPath`, or `products/<product>/zones/<zone>/values.yaml`. */
+/**
+ * The zone's values file: its `valuesPath`, or `products/<product>/zones/<zone>/values.yaml`.
+ *
+ * @public
+ */
 export function zoneValuesPath(
   product: string,
   zone: Pick<ProductZone, 'name' | 'valuesPath'>,
@@ -45,7 +63,11 @@ export function zoneValuesPath(
   );
 }
 
-/** What is wrong with a zone name (it must be a namespace name), or undefined. */
+/**
+ * What is wrong with a zone name (it must be a namespace name), or undefined.
+ *
+ * @public
+ */
 export function zoneNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string' || !name) return 'the zone has no name';
   if (name.length > ZONE_NAME_MAX_LENGTH) {
@@ -61,6 +83,8 @@ export function zoneNameProblem(name: unknown): string | undefined {
  * What is wrong with a repository path for a zone's Application file, or undefined: it must be
  * relative, with forward slashes, no empty, `.` or `..` segments, end in `.yaml` or `.yml`, and not be
  * a cluster's registration file (`registry/clusters/<c>/components/cluster-<name>.yaml`).
+ *
+ * @public
  */
 export function applicationPathProblem(
   path: unknown,

@@ -6,15 +6,28 @@ import type {
   SetZoneClusterRequest as SetZoneClusterRequestBody,
 } from '../schema/openapi';
 
-/** Most clusters one org's allowlist may hold. */
+/**
+ * Most clusters one org's allowlist may hold.
+ *
+ * @public
+ */
 export const MAX_ALLOWLIST_CLUSTERS = 1000;
 
-/** Body of PUT and GET /v1/orgs/{org}/cluster-allowlist (the generated model). */
+/**
+ * Body of PUT and GET /v1/orgs/\{org\}/cluster-allowlist (the generated model).
+ *
+ * @public
+ */
 export type ClusterAllowlist = ClusterAllowlistBody;
 
-/** Body of PUT /v1/products/{namespace}/{name}/zones/{zone}/cluster: "" = the management cluster. */
+/**
+ * Body of PUT /v1/products/\{namespace\}/\{name\}/zones/\{zone\}/cluster: "" = the management cluster.
+ *
+ * @public
+ */
 export type SetZoneClusterRequest = SetZoneClusterRequestBody;
 
+/** @public */
 export type PlacementValidation<T> = { value: T } | { errors: FieldError[] };
 
 function isObject(body: unknown): body is Record<string, unknown> {
@@ -37,8 +50,10 @@ function unknownFields(
 const ALLOWLIST_SHAPE = '{"clusters": [cluster names]}';
 
 /**
- * Validates a PUT /v1/orgs/{org}/cluster-allowlist body: `{"clusters": [string]}`, at most 1,000 valid
+ * Validates a PUT /v1/orgs/\{org\}/cluster-allowlist body: `{"clusters": [string]}`, at most 1,000 valid
  * cluster names, none twice. Reports every problem, each naming its field.
+ *
+ * @public
  */
 export function validateAllowlistRequest(
   body: unknown,
@@ -94,7 +109,11 @@ export function validateAllowlistRequest(
   return { value: { clusters: [...(clusters as string[])] } };
 }
 
-/** Validates a PUT .../zones/{zone}/cluster body: `{"cluster": "<name>"}`, or `""` for the management cluster. */
+/**
+ * Validates a PUT .../zones/\{zone\}/cluster body: `{"cluster": "<name>"}`, or `""` for the management cluster.
+ *
+ * @public
+ */
 export function validateSetZoneClusterRequest(
   body: unknown,
 ): PlacementValidation<SetZoneClusterRequest> {

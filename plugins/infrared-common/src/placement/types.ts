@@ -4,14 +4,17 @@
  */
 import type { ObjectMeta } from '../clusters/types';
 
+/** @public */
 export const ORGANIZATION_TEAM_ROLES = [
   'platform-admin',
   'org-admin',
   'member',
   'viewer',
 ] as const;
+/** @public */
 export type OrganizationTeamRole = (typeof ORGANIZATION_TEAM_ROLES)[number];
 
+/** @public */
 export interface OrganizationTeam {
   name: string;
   role: OrganizationTeamRole;
@@ -19,6 +22,7 @@ export interface OrganizationTeam {
   members?: string[];
 }
 
+/** @public */
 export interface OrganizationSpec {
   displayName: string;
   platform?: boolean;
@@ -28,6 +32,7 @@ export interface OrganizationSpec {
   [other: string]: unknown;
 }
 
+/** @public */
 export interface OrganizationResource {
   apiVersion: string;
   kind: 'Organization';
@@ -36,13 +41,21 @@ export interface OrganizationResource {
   status?: { namespace?: string; [other: string]: unknown };
 }
 
+/** @public */
 export const ZONE_ENVIRONMENTS = ['pre-release', 'release'] as const;
+/** @public */
 export type ZoneEnvironment = (typeof ZONE_ENVIRONMENTS)[number];
 
+/** @public */
 export const ZONE_APPROVALS = ['auto', 'human'] as const;
+/** @public */
 export type ZoneApproval = (typeof ZONE_APPROVALS)[number];
 
-/** One entry of a Product's `spec.delivery.zones`, in promotion order. */
+/**
+ * One entry of a Product's `spec.delivery.zones`, in promotion order.
+ *
+ * @public
+ */
 export interface ProductZone {
   /** The zone's name, which is also its namespace. */
   name: string;
@@ -62,6 +75,7 @@ export interface ProductZone {
   };
 }
 
+/** @public */
 export interface ProductSpec {
   displayName: string;
   description?: string;
@@ -75,6 +89,7 @@ export interface ProductSpec {
   [other: string]: unknown;
 }
 
+/** @public */
 export interface ProductResource {
   apiVersion: string;
   kind: 'Product';
@@ -83,6 +98,7 @@ export interface ProductResource {
   status?: Record<string, unknown>;
 }
 
+/** @public */
 export const RELEASE_PHASES = [
   'Pending',
   'Building',
@@ -92,8 +108,10 @@ export const RELEASE_PHASES = [
   'Released',
   'Failed',
 ] as const;
+/** @public */
 export type ReleasePhase = (typeof RELEASE_PHASES)[number];
 
+/** @public */
 export const RELEASE_ZONE_PHASES = [
   'Pending',
   'AwaitingApproval',
@@ -102,9 +120,14 @@ export const RELEASE_ZONE_PHASES = [
   'Healthy',
   'Failed',
 ] as const;
+/** @public */
 export type ReleaseZonePhase = (typeof RELEASE_ZONE_PHASES)[number];
 
-/** A Release's progress in one zone (`status.zones[]`). */
+/**
+ * A Release's progress in one zone (`status.zones[]`).
+ *
+ * @public
+ */
 export interface ReleaseZoneStatus {
   name: string;
   phase: ReleaseZonePhase;
@@ -122,6 +145,7 @@ export interface ReleaseZoneStatus {
   startedAt?: string;
 }
 
+/** @public */
 export interface ReleaseSpec {
   productRef: { name: string };
   commit?: string;
@@ -130,6 +154,7 @@ export interface ReleaseSpec {
   runRef?: { name: string };
 }
 
+/** @public */
 export interface ReleaseStatus {
   phase?: ReleasePhase;
   message?: string;
@@ -140,6 +165,7 @@ export interface ReleaseStatus {
   [other: string]: unknown;
 }
 
+/** @public */
 export interface ReleaseResource {
   apiVersion: string;
   kind: 'Release';

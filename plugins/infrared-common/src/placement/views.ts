@@ -26,36 +26,69 @@ import type {
  * (src/schema/openapi/generated); these names are what the plugins import.
  */
 
-/** An Organization as GET /v1/orgs lists it. */
+/**
+ * An Organization as GET /v1/orgs lists it.
+ *
+ * @public
+ */
 export type OrganizationView = OrganizationBody;
 
-/** Body of GET /v1/orgs. */
+/**
+ * Body of GET /v1/orgs.
+ *
+ * @public
+ */
 export type OrganizationList = OrganizationListBody;
 
-/** A Product's zone as GET /v1/zones lists it (for the Clusters page). */
+/**
+ * A Product's zone as GET /v1/zones lists it (for the Clusters page).
+ *
+ * @public
+ */
 export type ZoneView = ZoneBody;
 
-/** Body of GET /v1/zones. */
+/**
+ * Body of GET /v1/zones.
+ *
+ * @public
+ */
 export type ZoneList = ZoneListBody;
 
-/** One zone of GET /v1/products/{namespace}/{name}/placement. */
+/**
+ * One zone of GET /v1/products/\{namespace\}/\{name\}/placement.
+ *
+ * @public
+ */
 export type ZonePlacementView = ZonePlacementBody;
 
-/** Body of GET /v1/products/{namespace}/{name}/placement. */
+/**
+ * Body of GET /v1/products/\{namespace\}/\{name\}/placement.
+ *
+ * @public
+ */
 export type ProductPlacementView = ProductPlacementBody;
 
-/** A zone's environment: pre-release unless it says release. */
+/**
+ * A zone's environment: pre-release unless it says release.
+ *
+ * @public
+ */
 export function zoneEnvironment(zone: ProductZone): ZoneEnvironment {
   return zone.environment === 'release' ? 'release' : 'pre-release';
 }
 
-/** A zone's approval: its own, else auto for pre-release and human for release. */
+/**
+ * A zone's approval: its own, else auto for pre-release and human for release.
+ *
+ * @public
+ */
 export function zoneApproval(zone: ProductZone): ZoneApproval {
   if (zone.approval === 'auto' || zone.approval === 'human')
     return zone.approval;
   return zoneEnvironment(zone) === 'release' ? 'human' : 'auto';
 }
 
+/** @public */
 export function organizationView(org: OrganizationResource): OrganizationView {
   return {
     name: org.metadata.name,
@@ -66,7 +99,11 @@ export function organizationView(org: OrganizationResource): OrganizationView {
   };
 }
 
-/** The zones of one Product, as the Clusters page lists them. */
+/**
+ * The zones of one Product, as the Clusters page lists them.
+ *
+ * @public
+ */
 export function productZoneViews(
   product: ProductResource,
   org: OrganizationResource | undefined,
@@ -89,7 +126,11 @@ export function productZoneViews(
   });
 }
 
-/** What the decision needs of a Cluster resource. */
+/**
+ * What the decision needs of a Cluster resource.
+ *
+ * @public
+ */
 export function placementClusterFacts(
   cluster: ClusterResource,
 ): PlacementClusterFacts {
@@ -108,7 +149,11 @@ export function placementClusterFacts(
   return facts;
 }
 
-/** The newest Release of a Product (by creation time, then name), in the Product's namespace. */
+/**
+ * The newest Release of a Product (by creation time, then name), in the Product's namespace.
+ *
+ * @public
+ */
 export function latestRelease<T extends ReleaseResource>(
   releases: readonly T[],
   product: Pick<ProductResource, 'metadata'>,

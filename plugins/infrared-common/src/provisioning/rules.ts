@@ -13,26 +13,51 @@ import {
   type TemplateVariable,
 } from './types';
 
-/** The OpenTofu image when `provision.image` is empty. */
+/**
+ * The OpenTofu image when `provision.image` is empty.
+ *
+ * @public
+ */
 export const DEFAULT_TOFU_IMAGE = 'ghcr.io/opentofu/opentofu:1.10';
 
-/** The repository of cluster templates when `provision.source` is empty. */
+/**
+ * The repository of cluster templates when `provision.source` is empty.
+ *
+ * @public
+ */
 export const DEFAULT_MODULE_REPOSITORY =
   'git::https://github.com/darkshiftio/infrared-iac-modules';
 
-/** A Secret name: an RFC 1123 subdomain, at most 253 characters. */
+/**
+ * A Secret name: an RFC 1123 subdomain, at most 253 characters.
+ *
+ * @public
+ */
 export const SECRET_NAME_PATTERN =
   '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+/** @public */
 export const SECRET_NAME_MAX_LENGTH = 253;
 
-/** An OpenTofu variable name (an HCL identifier). */
+/**
+ * An OpenTofu variable name (an HCL identifier).
+ *
+ * @public
+ */
 export const VARIABLE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_-]*$';
 
-/** A template module path, like aws/k3s-node: path segments of letters, digits, `.`, `_`, `-`. */
+/**
+ * A template module path, like aws/k3s-node: path segments of letters, digits, `.`, `_`, `-`.
+ *
+ * @public
+ */
 export const TEMPLATE_MODULE_PATTERN =
   '^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$';
 
-/** The rules the Cluster CRD and openapi.yaml state again (a test in infrared-backend compares). */
+/**
+ * The rules the Cluster CRD and openapi.yaml state again (a test in infrared-backend compares).
+ *
+ * @public
+ */
 export const PROVISION_FIELD_RULES = {
   action: { enum: PROVISION_ACTIONS },
   credentialsSecretName: {
@@ -51,6 +76,8 @@ const moduleRegExp = new RegExp(TEMPLATE_MODULE_PATTERN);
  * The module source the Job initializes from: `provision.source` when set, else
  * `git::https://github.com/darkshiftio/infrared-iac-modules//<template.module>?ref=<template.version>`
  * (no `?ref` without a version).
+ *
+ * @public
  */
 export function moduleSource(
   template: ClusterTemplateRef,
@@ -63,14 +90,22 @@ export function moduleSource(
   return `${DEFAULT_MODULE_REPOSITORY}//${template.module}${ref}`;
 }
 
-/** The action a spec asks for: `plan` unless it says otherwise. */
+/**
+ * The action a spec asks for: `plan` unless it says otherwise.
+ *
+ * @public
+ */
 export function provisionAction(
   provision: Pick<ProvisionSpec, 'action'> | undefined,
 ): ProvisionAction {
   return provision?.action ?? 'plan';
 }
 
-/** Whether a value is sent as JSON (a list or an object) rather than as a plain string. */
+/**
+ * Whether a value is sent as JSON (a list or an object) rather than as a plain string.
+ *
+ * @public
+ */
 export function isJsonVariable(value: string): boolean {
   return value.startsWith('[') || value.startsWith('{');
 }
@@ -78,6 +113,8 @@ export function isJsonVariable(value: string): boolean {
 /**
  * A variable's value as OpenTofu reads it from `TF_VAR_<name>`: a value that starts with `[` or `{`
  * is JSON (re-serialized, so it is one line and valid), anything else the string itself.
+ *
+ * @public
  */
 export function encodeVariable(
   value: string,
@@ -133,7 +170,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The variables' own rules, without a template: an object whose keys are variable names and whose
- * values are strings, JSON where they start with [ or {.
+ * values are strings, JSON where they start with `[` or `{`.
+ *
+ * @public
  */
 export function validateVariables(
   variables: unknown,
@@ -173,7 +212,11 @@ export function validateVariables(
   return errors;
 }
 
-/** The template a request names, from the configured ones. */
+/**
+ * The template a request names, from the configured ones.
+ *
+ * @public
+ */
 export function findTemplate(
   templates: readonly ClusterTemplate[],
   ref: ClusterTemplateRef,
@@ -183,7 +226,11 @@ export function findTemplate(
   );
 }
 
-/** A template's variables with the defaults filled in, checked against the declared ones. */
+/**
+ * A template's variables with the defaults filled in, checked against the declared ones.
+ *
+ * @public
+ */
 export function validateTemplateVariables(
   template: ClusterTemplate,
   variables: Record<string, string>,
@@ -220,7 +267,11 @@ export function validateTemplateVariables(
   return errors;
 }
 
-/** What `validateProvisioning` checks a template and provision against. */
+/**
+ * What `validateProvisioning` checks a template and provision against.
+ *
+ * @public
+ */
 export interface ProvisioningContext {
   /** The templates the portal offers; a request naming another is refused. */
   templates?: readonly ClusterTemplate[];
@@ -236,6 +287,8 @@ export interface ProvisioningContext {
  * destroy, the credentials Secret name is a valid name, not on a management cluster, and not
  * together with a connection (a built cluster gets its connection when the apply succeeds).
  * Reports every problem, each naming its field.
+ *
+ * @public
  */
 export function validateProvisioning(
   input: { template?: unknown; provision?: unknown },
@@ -392,7 +445,11 @@ export function validateProvisioning(
   return errors;
 }
 
-/** The reason a credentials Secret name is refused, if it is. */
+/**
+ * The reason a credentials Secret name is refused, if it is.
+ *
+ * @public
+ */
 export function secretNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string' || name === '')
     return 'provision.credentialsSecretRef.name must be the name of a Secret in namespace infrared';
@@ -403,7 +460,11 @@ export function secretNameProblem(name: unknown): string | undefined {
   return undefined;
 }
 
-/** A template's variables with the request's values over its defaults. */
+/**
+ * A template's variables with the request's values over its defaults.
+ *
+ * @public
+ */
 export function templateVariables(
   template: ClusterTemplate | undefined,
   variables: Record<string, string> = {},
@@ -415,14 +476,22 @@ export function templateVariables(
   return { ...out, ...variables };
 }
 
-/** The request body of the action route: the action and, for apply or destroy, the acknowledgement. */
+/**
+ * The request body of the action route: the action and, for apply or destroy, the acknowledgement.
+ *
+ * @public
+ */
 export interface SetProvisionActionRequest {
   action: ProvisionAction;
   /** Must be true for apply and destroy: the caller read that real, billable resources change. */
   acknowledgeBillable?: boolean;
 }
 
-/** Validates the action route's body; apply and destroy need `acknowledgeBillable: true`. */
+/**
+ * Validates the action route's body; apply and destroy need `acknowledgeBillable: true`.
+ *
+ * @public
+ */
 export function validateSetProvisionAction(
   body: unknown,
 ): { value: SetProvisionActionRequest } | { errors: FieldError[] } {
@@ -473,7 +542,11 @@ export function validateSetProvisionAction(
     : { value: { action, acknowledgeBillable: ack === true } };
 }
 
-/** Whether a value is one of the template variable types. */
+/**
+ * Whether a value is one of the template variable types.
+ *
+ * @public
+ */
 export function isTemplateVariableType(
   value: unknown,
 ): value is TemplateVariable['type'] {

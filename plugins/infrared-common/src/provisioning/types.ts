@@ -1,28 +1,50 @@
 /** The shapes of building a Cluster with OpenTofu (spec.template, spec.provision, status.provision). */
 
-/** What the Job runs: `plan` (the default) shows, `apply` builds (billable), `destroy` removes. */
+/**
+ * What the Job runs: `plan` (the default) shows, `apply` builds (billable), `destroy` removes.
+ *
+ * @public
+ */
 export const PROVISION_ACTIONS = ['plan', 'apply', 'destroy'] as const;
+/** @public */
 export type ProvisionAction = (typeof PROVISION_ACTIONS)[number];
 
-/** The Job's phase in `status.provision.phase`. */
+/**
+ * The Job's phase in `status.provision.phase`.
+ *
+ * @public
+ */
 export const PROVISION_PHASES = [
   'Waiting',
   'Running',
   'Succeeded',
   'Failed',
 ] as const;
+/** @public */
 export type ProvisionPhase = (typeof PROVISION_PHASES)[number];
 
-/** The condition a Cluster with a template carries. */
+/**
+ * The condition a Cluster with a template carries.
+ *
+ * @public
+ */
 export const PROVISIONED_CONDITION = 'Provisioned';
 
-/** `spec.template`: a tagged OpenTofu module. */
+/**
+ * `spec.template`: a tagged OpenTofu module.
+ *
+ * @public
+ */
 export interface ClusterTemplateRef {
   module: string;
   version?: string;
 }
 
-/** `spec.provision`. */
+/**
+ * `spec.provision`.
+ *
+ * @public
+ */
 export interface ProvisionSpec {
   action?: ProvisionAction;
   cloudAccount?: string;
@@ -33,14 +55,22 @@ export interface ProvisionSpec {
   variables?: Record<string, string>;
 }
 
-/** One resource the plan changes, as `tofu show -json` names it. */
+/**
+ * One resource the plan changes, as `tofu show -json` names it.
+ *
+ * @public
+ */
 export interface PlannedResourceChange {
   address: string;
   /** `create`, `update`, `delete` (a replacement has both `delete` and `create`). */
   actions: string[];
 }
 
-/** What a plan would do: `N to add, M to change, K to destroy` and the resources. */
+/**
+ * What a plan would do: `N to add, M to change, K to destroy` and the resources.
+ *
+ * @public
+ */
 export interface PlanSummary {
   add: number;
   change: number;
@@ -48,7 +78,11 @@ export interface PlanSummary {
   resources: PlannedResourceChange[];
 }
 
-/** `status.provision`: the last OpenTofu Job, read from the Job. */
+/**
+ * `status.provision`: the last OpenTofu Job, read from the Job.
+ *
+ * @public
+ */
 export interface ProvisionStatus {
   action: ProvisionAction | string;
   generation: number;
@@ -63,7 +97,11 @@ export interface ProvisionStatus {
   specHash?: string;
 }
 
-/** The types a template variable can declare; each value is still sent as a string (TF_VAR_). */
+/**
+ * The types a template variable can declare; each value is still sent as a string (TF_VAR_).
+ *
+ * @public
+ */
 export const TEMPLATE_VARIABLE_TYPES = [
   'string',
   'number',
@@ -72,9 +110,14 @@ export const TEMPLATE_VARIABLE_TYPES = [
   'map',
   'object',
 ] as const;
+/** @public */
 export type TemplateVariableType = (typeof TEMPLATE_VARIABLE_TYPES)[number];
 
-/** One input of a cluster template, as `infrared.provisioning.templates[].variables` lists it. */
+/**
+ * One input of a cluster template, as `infrared.provisioning.templates[].variables` lists it.
+ *
+ * @public
+ */
 export interface TemplateVariable {
   name: string;
   type: TemplateVariableType;
@@ -84,7 +127,11 @@ export interface TemplateVariable {
   default?: string;
 }
 
-/** A cluster template the portal offers (`infrared.provisioning.templates`). */
+/**
+ * A cluster template the portal offers (`infrared.provisioning.templates`).
+ *
+ * @public
+ */
 export interface ClusterTemplate {
   module: string;
   version?: string;

@@ -3,7 +3,11 @@
  * GitHub on their way to a status condition, a log line or an API response.
  */
 
-/** What a scrubbed credential becomes. */
+/**
+ * What a scrubbed credential becomes.
+ *
+ * @public
+ */
 export const SCRUBBED = '[redacted]';
 
 /** PEM blocks (a key or a certificate pasted into a message). */
@@ -39,6 +43,8 @@ const SECRET_FIELD =
  * URL user information, bearer and basic credentials, JWTs, GitHub tokens, token/password/key
  * fields with a value of 8 characters or more). Keeps the rest, so the message still says what
  * failed.
+ *
+ * @public
  */
 export function scrubSecrets(
   text: string,
@@ -66,7 +72,11 @@ function toBase64(value: string): string {
   return btoa(binary);
 }
 
-/** The message of whatever was thrown, scrubbed. */
+/**
+ * The message of whatever was thrown, scrubbed.
+ *
+ * @public
+ */
 export function scrubbedMessage(
   error: unknown,
   known?: Iterable<string>,
@@ -81,6 +91,8 @@ export function scrubbedMessage(
 /**
  * Scrubs an error in place (its message, stack and cause's message), keeping its class and fields,
  * so an error handler that maps classes to HTTP statuses answers the same, without the secret.
+ *
+ * @public
  */
 export function scrubError<T>(error: T, known?: Iterable<string>): T {
   if (!(error instanceof Error)) return error;

@@ -28,9 +28,14 @@ import {
   type KubeAccess,
 } from './kubeconfig';
 
-/** Every request is bounded: the Kubernetes API answers in well under this, a dead server never does. */
+/**
+ * Every request is bounded: the Kubernetes API answers in well under this, a dead server never does.
+ *
+ * @public
+ */
 export const DEFAULT_KUBE_TIMEOUT_MS = 30_000;
 
+/** @public */
 export interface KubeClientOptions {
   /** Counts every request this client sends. */
   counter?: RequestCounter;
@@ -40,14 +45,22 @@ export interface KubeClientOptions {
   authentication?: SecurityAuthentication;
 }
 
-/** Per-call options: an abort signal, a Content-Type (for PATCH) and an Accept header. */
+/**
+ * Per-call options: an abort signal, a Content-Type (for PATCH) and an Accept header.
+ *
+ * @public
+ */
 export interface CallOptions {
   signal?: AbortSignal;
   contentType?: string;
   accept?: string;
 }
 
-/** The answer of a request by path: the HTTP status and the body (parsed when it is JSON). */
+/**
+ * The answer of a request by path: the HTTP status and the body (parsed when it is JSON).
+ *
+ * @public
+ */
 export interface KubeResponse<T = any> {
   status: number;
   body: T;
@@ -57,6 +70,8 @@ export interface KubeResponse<T = any> {
  * One API server, reached with one KubeConfig (its current context): the generated APIs the
  * plugins use, and requests by path (`request`, `must`, `createIfAbsent`) for what no typed API
  * covers (CRDs, readiness, test set-up); each request counted and bounded in time.
+ *
+ * @public
  */
 export class KubeClient {
   readonly core: CoreV1Api;
@@ -223,33 +238,53 @@ export class KubeClient {
   }
 }
 
-/** A KubeConfig from kubeconfig text (YAML), using its current context. */
+/**
+ * A KubeConfig from kubeconfig text (YAML), using its current context.
+ *
+ * @public
+ */
 export function kubeConfigFromText(text: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromString(text);
   return kc;
 }
 
-/** A KubeConfig from a kubeconfig file, using its current context. */
+/**
+ * A KubeConfig from a kubeconfig file, using its current context.
+ *
+ * @public
+ */
 export function kubeConfigFromFile(path: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromFile(path);
   return kc;
 }
 
-/** The pod's own service account, as a backend running in the management cluster sees it. */
+/**
+ * The pod's own service account, as a backend running in the management cluster sees it.
+ *
+ * @public
+ */
 export function kubeConfigInCluster(): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromCluster();
   return kc;
 }
 
-/** Whether this process runs in a Kubernetes pod (the in-cluster config can be loaded). */
+/**
+ * Whether this process runs in a Kubernetes pod (the in-cluster config can be loaded).
+ *
+ * @public
+ */
 export function isInCluster(env: NodeJS.ProcessEnv = process.env): boolean {
   return !!env.KUBERNETES_SERVICE_HOST && !!env.KUBERNETES_SERVICE_PORT;
 }
 
-/** Argo CD (client-go) would refuse the connection: the probe must not try a looser one. */
+/**
+ * Argo CD (client-go) would refuse the connection: the probe must not try a looser one.
+ *
+ * @public
+ */
 export class ArgoConnectionRefusedError extends Error {
   constructor(readonly problems: FieldError[]) {
     super(
@@ -262,10 +297,12 @@ export class ArgoConnectionRefusedError extends Error {
 }
 
 /**
- * The proxy URL as @kubernetes/client-node must be given it to connect the way Go does: the scheme
+ * The proxy URL as `@kubernetes/client-node` must be given it to connect the way Go does: the scheme
  * lowercased (Go's url.Parse does; client-node picks its agent by prefix), and socks5 as socks5h,
  * because Go's SOCKS5 dialer sends the server's host name to the proxy to resolve, where
  * socks-proxy-agent's socks5 resolves it locally.
+ *
+ * @public
  */
 export function nodeProxyUrl(proxyUrl: string | undefined): string | undefined {
   if (!proxyUrl) return undefined;
@@ -281,6 +318,8 @@ export function nodeProxyUrl(proxyUrl: string | undefined): string | undefined {
  * names the server; `authentication` sets each request's headers and agent. Throws
  * ArgoConnectionRefusedError for what client-go refuses (`argoConnectionProblems`), and an Error
  * for exec credentials, which the backend never runs.
+ *
+ * @public
  */
 export function argoKubeConfig(connection: ArgoConnection): {
   kubeConfig: KubeConfig;
@@ -328,7 +367,11 @@ export function argoKubeConfig(connection: ArgoConnection): {
   return { kubeConfig: kc, authentication };
 }
 
-/** A client that connects exactly as Argo CD will (see `argoKubeConfig`). */
+/**
+ * A client that connects exactly as Argo CD will (see `argoKubeConfig`).
+ *
+ * @public
+ */
 export function kubeClientForArgo(
   connection: ArgoConnection,
   options: Omit<KubeClientOptions, 'authentication'> = {},

@@ -3,7 +3,11 @@ import type {
   ConditionStatus,
 } from '@infrared-clusters/plugin-infrared-common';
 
-/** A condition as a reconciler computes it; the transition time is decided by `setCondition`. */
+/**
+ * A condition as a reconciler computes it; the transition time is decided by `setCondition`.
+ *
+ * @public
+ */
 export interface ConditionInput {
   type: string;
   status: ConditionStatus;
@@ -15,6 +19,8 @@ export interface ConditionInput {
 /**
  * Sets one condition after the Kubernetes conventions: `lastTransitionTime` moves only when the
  * status changes; other conditions and their order are kept, a new type is appended.
+ *
+ * @public
  */
 export function setCondition(
   conditions: readonly ClusterCondition[] | undefined,

@@ -1,4 +1,8 @@
-/** Counts the requests a client sends, by verb; the reconcile benchmark prints it. */
+/**
+ * Counts the requests a client sends, by verb; the reconcile benchmark prints it.
+ *
+ * @public
+ */
 export class RequestCounter {
   private counts = new Map<string, number>();
 

@@ -3,6 +3,8 @@ import { scrubSecrets } from '@infrared-clusters/plugin-infrared-common';
 /**
  * Errors from the Kubernetes API, reduced to what callers decide on (the HTTP code and the Status
  * reason) and a message that never carries a request body, a header or a credential.
+ *
+ * @public
  */
 export class KubeApiError extends Error {
   readonly name = 'KubeApiError';
@@ -53,9 +55,11 @@ const REASON_BY_CODE: Record<number, string> = {
 };
 
 /**
- * Converts whatever @kubernetes/client-node threw (an ApiException with the Status body, a
+ * Converts whatever `@kubernetes/client-node` threw (an ApiException with the Status body, a
  * node-fetch FetchError, an AbortError) into a KubeApiError. `what` says which request failed,
  * e.g. `GET secrets infrared/cluster-edge-kubeconfig`.
+ *
+ * @public
  */
 export function toKubeApiError(error: unknown, what: string): KubeApiError {
   if (error instanceof KubeApiError) return error;
@@ -87,15 +91,25 @@ export function toKubeApiError(error: unknown, what: string): KubeApiError {
   return new KubeApiError(0, 'ClientError', `${what}: ${detail}`);
 }
 
+/** @public */
 export const isNotFound = (e: unknown) =>
   e instanceof KubeApiError && e.code === 404;
+/** @public */
 export const isAlreadyExists = (e: unknown) =>
   e instanceof KubeApiError && e.code === 409 && e.reason === 'AlreadyExists';
-/** A resourceVersion precondition failed: re-read and try again. */
+/**
+ * A resourceVersion precondition failed: re-read and try again.
+ *
+ * @public
+ */
 export const isConflict = (e: unknown) =>
   e instanceof KubeApiError && e.code === 409 && e.reason !== 'AlreadyExists';
 
-/** Runs one API call; what it throws becomes a KubeApiError that names `what`. */
+/**
+ * Runs one API call; what it throws becomes a KubeApiError that names `what`.
+ *
+ * @public
+ */
 export async function kubeCall<T>(
   what: string,
   fn: () => Promise<T>,
@@ -107,7 +121,11 @@ export async function kubeCall<T>(
   }
 }
 
-/** The answer, or undefined when the object is not there (404). */
+/**
+ * The answer, or undefined when the object is not there (404).
+ *
+ * @public
+ */
 export async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
   try {
     return await p;
@@ -120,6 +138,8 @@ export async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
 /**
  * Runs `fn` again (it re-reads what it writes) while it fails with a resourceVersion conflict,
  * at most `attempts` times in all.
+ *
+ * @public
  */
 export async function retryOnConflict<T>(
   fn: (attempt: number) => Promise<T>,

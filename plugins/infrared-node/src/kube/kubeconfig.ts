@@ -4,6 +4,8 @@ import YAML from 'yaml';
 /**
  * One identity on one API server, with inline PEM data: a client certificate or a bearer token.
  * What devenv hands its tests, and what `renderKubeconfig` writes.
+ *
+ * @public
  */
 export interface KubeAccess {
   server: string;
@@ -18,7 +20,11 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const unb64 = (s?: string) =>
   s ? Buffer.from(s, 'base64').toString('utf8') : undefined;
 
-/** Renders a kubeconfig YAML with inline data for one cluster and one user (`<name>-<user>`). */
+/**
+ * Renders a kubeconfig YAML with inline data for one cluster and one user (`<name>-<user>`).
+ *
+ * @public
+ */
 export function renderKubeconfig(
   name: string,
   access: KubeAccess,
@@ -46,7 +52,11 @@ export function renderKubeconfig(
   });
 }
 
-/** Makes the first context current when a kubeconfig names none (as devenv's parser always did). */
+/**
+ * Makes the first context current when a kubeconfig names none (as devenv's parser always did).
+ *
+ * @public
+ */
 export function withCurrentContext(kubeConfig: KubeConfig): KubeConfig {
   if (!kubeConfig.getCurrentContext() && kubeConfig.contexts.length) {
     kubeConfig.setCurrentContext(kubeConfig.contexts[0].name);
@@ -54,7 +64,11 @@ export function withCurrentContext(kubeConfig: KubeConfig): KubeConfig {
   return kubeConfig;
 }
 
-/** The current context of a KubeConfig as inline data (its first context when none is current). */
+/**
+ * The current context of a KubeConfig as inline data (its first context when none is current).
+ *
+ * @public
+ */
 export function kubeAccessOf(kubeConfig: KubeConfig): KubeAccess {
   withCurrentContext(kubeConfig);
   const cluster = kubeConfig.getCurrentCluster();
@@ -69,14 +83,22 @@ export function kubeAccessOf(kubeConfig: KubeConfig): KubeAccess {
   };
 }
 
-/** Reads the current context of a kubeconfig that carries inline data (through client-node's parser). */
+/**
+ * Reads the current context of a kubeconfig that carries inline data (through client-node's parser).
+ *
+ * @public
+ */
 export function parseKubeconfig(text: string): KubeAccess {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(text);
   return kubeAccessOf(kubeConfig);
 }
 
-/** A KubeConfig for one identity given as inline data. */
+/**
+ * A KubeConfig for one identity given as inline data.
+ *
+ * @public
+ */
 export function kubeConfigFromAccess(access: KubeAccess): KubeConfig {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(renderKubeconfig('cluster', access));

@@ -9,7 +9,11 @@ function iso(d: unknown): string | undefined {
   return typeof d === 'string' ? d : undefined;
 }
 
-/** Plain JSON metadata, without managedFields (an update that omits them keeps the server's). */
+/**
+ * Plain JSON metadata, without managedFields (an update that omits them keeps the server's).
+ *
+ * @public
+ */
 export function plainMeta(
   m: V1ObjectMeta = {},
 ): ObjectMeta & { finalizers?: string[] } {
@@ -40,7 +44,11 @@ export function plainMeta(
   return out;
 }
 
-/** A Secret as plain JSON: its metadata as `plainMeta` gives it, type (Opaque when unset), data, immutable. */
+/**
+ * A Secret as plain JSON: its metadata as `plainMeta` gives it, type (Opaque when unset), data, immutable.
+ *
+ * @public
+ */
 export function plainSecret(
   s: V1Secret,
 ): SecretObject & { immutable?: boolean } {

@@ -32,7 +32,11 @@ const APP_PROJECTS = {
   plural: 'appprojects',
 };
 
-/** An Argo CD Application or AppProject as read from the API (plain JSON). */
+/**
+ * An Argo CD Application or AppProject as read from the API (plain JSON).
+ *
+ * @public
+ */
 export interface ArgoObject {
   apiVersion?: string;
   kind?: string;
@@ -51,6 +55,8 @@ export interface ArgoObject {
  * What placement reads and writes on the management cluster: Organizations, Products and Releases
  * (infrared.darkshift.io), and Argo CD's Applications and AppProjects. Every LIST is one request; a
  * LIST of a kind whose CRD is not installed answers empty.
+ *
+ * @public
  */
 export interface PlacementKubeApi {
   listOrganizations(): Promise<OrganizationResource[]>;
@@ -108,7 +114,11 @@ async function orEmpty<T>(p: Promise<T[]>): Promise<T[]> {
   }
 }
 
-/** PlacementKubeApi through the CustomObjects API of one client. */
+/**
+ * PlacementKubeApi through the CustomObjects API of one client.
+ *
+ * @public
+ */
 export class KubePlacementApi implements PlacementKubeApi {
   readonly counter: RequestCounter;
 

@@ -10,7 +10,11 @@ import {
 import type { RequestCounter } from './counter';
 import { KubeApiError, toKubeApiError } from './errors';
 
-/** Why a cluster could not be reached, in words a human can act on. */
+/**
+ * Why a cluster could not be reached, in words a human can act on.
+ *
+ * @public
+ */
 export type ProbeFailureReason =
   /** Argo CD (client-go) would refuse the connection the cluster Secret describes. */
   | 'ArgoConnectionRefused'
@@ -21,11 +25,16 @@ export type ProbeFailureReason =
   | 'Timeout'
   | 'ProbeFailed';
 
+/** @public */
 export type ProbeResult =
   | { ok: true; kubernetesVersion: string; nodes: number }
   | { ok: false; reason: ProbeFailureReason; message: string };
 
-/** A probe never waits longer than this for a cluster's API server. */
+/**
+ * A probe never waits longer than this for a cluster's API server.
+ *
+ * @public
+ */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 
 const CERTIFICATE_ERRORS = new Set([
@@ -54,17 +63,26 @@ const UNREACHABLE_ERRORS = new Set([
   'EPROTO',
 ]);
 
-type Step = 'version' | 'nodes';
-const STEP_ACTION: Record<Step, string> = {
+/**
+ * The request of a connectivity probe that failed: the server version, or the node list.
+ *
+ * @public
+ */
+export type ProbeStep = 'version' | 'nodes';
+const STEP_ACTION: Record<ProbeStep, string> = {
   version: 'read /version (get on the non-resource URL /version)',
   nodes: 'list nodes (list on nodes, cluster-wide)',
 };
 
-/** Turns a failed request to a cluster into a reason and a message without any credential in it. */
+/**
+ * Turns a failed request to a cluster into a reason and a message without any credential in it.
+ *
+ * @public
+ */
 export function classifyProbeError(
   error: unknown,
   server: string,
-  step: Step,
+  step: ProbeStep,
   timeoutMs = DEFAULT_PROBE_TIMEOUT_MS,
 ): { reason: ProbeFailureReason; message: string } {
   const e =
@@ -134,6 +152,8 @@ export function classifyProbeError(
 /**
  * Reaches a cluster's API server: GET /version, then counts Nodes (a LIST with a limit, following
  * `continue` when the server does not say how many remain). Bounded by `timeoutMs` in all.
+ *
+ * @public
  */
 export async function probeCluster(
   client: KubeClient,
@@ -150,7 +170,7 @@ export async function probeCluster(
   if (options.signal) signals.push(options.signal);
   const signal = AbortSignal.any(signals);
   const callOptions = client.callOptions({ signal });
-  let step: Step = 'version';
+  let step: ProbeStep = 'version';
   try {
     const version = await client.version.getCode({}, callOptions);
     step = 'nodes';
@@ -189,15 +209,21 @@ export async function probeCluster(
 /**
  * What to reach: the management cluster itself, or a cluster exactly as Argo CD will reach it
  * from its cluster Secret: `server` (after spec.server) and `config`, as `argoConnectionFor`
- * (@infrared-clusters/plugin-infrared-common) gives them. `kubeconfig` is the backend's connection of a
+ * (`@infrared-clusters/plugin-infrared-common`) gives them. `kubeconfig` is the backend's connection of a
  * kubeconfig Cluster, which carries that same Argo CD connection as `argo`.
+ *
+ * @public
  */
 export type ProbeTarget =
   | { kind: 'inCluster' }
   | { kind: 'argo'; server: string; config: ArgoClusterConfig }
   | { kind: 'kubeconfig'; argo: ArgoConnection };
 
-/** Reaches clusters; the reconciler's only view of their API servers. */
+/**
+ * Reaches clusters; the reconciler's only view of their API servers.
+ *
+ * @public
+ */
 export interface ClusterProber {
   probe(target: ProbeTarget, signal?: AbortSignal): Promise<ProbeResult>;
 }
@@ -206,6 +232,8 @@ export interface ClusterProber {
  * Probes an inCluster cluster with the management client (the backend's own identity), and any
  * other cluster with a client built from exactly the server and config its Argo CD Secret holds
  * (`kubeClientForArgo`): what client-go would refuse is reported, never tried another way.
+ *
+ * @public
  */
 export class KubeClusterProber implements ClusterProber {
   constructor(

@@ -15,6 +15,8 @@ import { isNotFound, kubeCall as call } from './errors';
  * What provisioning reads and writes on the management cluster: Jobs and their Pods by label (one
  * LIST each per pass, never a GET per Cluster), a Pod's log once its Job finished, and Job creation
  * (also as a server-side dry run).
+ *
+ * @public
  */
 export interface ProvisioningKubeApi {
   listJobs(namespace: string, labelSelector: string): Promise<ObservedJob[]>;
@@ -40,7 +42,11 @@ export interface ProvisioningKubeApi {
   counter: RequestCounter;
 }
 
-/** ProvisioningKubeApi through one client (BatchV1Api and CoreV1Api). */
+/**
+ * ProvisioningKubeApi through one client (BatchV1Api and CoreV1Api).
+ *
+ * @public
+ */
 export class KubeProvisioningApi implements ProvisioningKubeApi {
   constructor(private readonly kube: KubeClient) {}
 

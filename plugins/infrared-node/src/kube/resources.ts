@@ -23,7 +23,11 @@ const CLUSTER = {
 const merge = (kube: KubeClient) =>
   kube.callOptions({ contentType: PatchStrategy.MergePatch });
 
-/** Clusters through the CustomObjects API (plain JSON in and out). */
+/**
+ * Clusters through the CustomObjects API (plain JSON in and out).
+ *
+ * @public
+ */
 export class KubeClusterApi implements ClusterApi {
   constructor(private readonly kube: KubeClient) {}
 
@@ -105,7 +109,11 @@ export class KubeClusterApi implements ClusterApi {
   }
 }
 
-/** Secrets through CoreV1Api. */
+/**
+ * Secrets through CoreV1Api.
+ *
+ * @public
+ */
 export class KubeSecretApi implements SecretApi {
   constructor(private readonly kube: KubeClient) {}
 
@@ -194,7 +202,11 @@ export class KubeSecretApi implements SecretApi {
   }
 }
 
-/** The management cluster's Clusters and Secrets through one client. */
+/**
+ * The management cluster's Clusters and Secrets through one client.
+ *
+ * @public
+ */
 export function managementApi(kube: KubeClient): ManagementApi {
   return {
     clusters: new KubeClusterApi(kube),

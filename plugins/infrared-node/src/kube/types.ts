@@ -7,7 +7,11 @@ import type {
 } from '@infrared-clusters/plugin-infrared-common';
 import type { RequestCounter } from './counter';
 
-/** Cluster custom resources (cluster-scoped) on the management cluster. */
+/**
+ * Cluster custom resources (cluster-scoped) on the management cluster.
+ *
+ * @public
+ */
 export interface ClusterApi {
   list(): Promise<ClusterResource[]>;
   /** undefined when there is no such Cluster. */
@@ -35,7 +39,11 @@ export interface ClusterApi {
   ): Promise<ClusterResource>;
 }
 
-/** Secrets, namespaced. Values come back base64 in `data` (read them with `secretStrings`). */
+/**
+ * Secrets, namespaced. Values come back base64 in `data` (read them with `secretStrings`).
+ *
+ * @public
+ */
 export interface SecretApi {
   get(namespace: string, name: string): Promise<SecretObject | undefined>;
   list(namespace: string, labelSelector?: string): Promise<SecretObject[]>;
@@ -59,7 +67,11 @@ export interface SecretApi {
   ): Promise<void>;
 }
 
-/** What the Infrared backend reads and writes on the management cluster. */
+/**
+ * What the Infrared backend reads and writes on the management cluster.
+ *
+ * @public
+ */
 export interface ManagementApi {
   clusters: ClusterApi;
   secrets: SecretApi;

@@ -9,9 +9,12 @@
  *    Lease lock in INFRARED_STATE_NAMESPACE, in-cluster config), whatever backend the module names;
  * 3. `tofu init` with that backend, then the action: plan (and `tofu show -json` of the plan, from
  *    which one line `infrared-plan-summary: <JSON>` lists the changed resources), apply or destroy.
+ *
+ * @public
  */
 export const PLAN_SUMMARY_MARKER = 'infrared-plan-summary: ';
 
+/** @public */
 export const TOFU_SCRIPT = `set -eu
 work="$(mktemp -d)"
 cd "$work"

@@ -1,6 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 
-/** The outputs of an OpenTofu state kept by the kubernetes backend (`data.tfstate`: gzip, base64). */
+/**
+ * The outputs of an OpenTofu state kept by the kubernetes backend (`data.tfstate`: gzip, base64).
+ *
+ * @public
+ */
 export function stateOutputs(
   data: Record<string, string> | undefined,
 ): Record<string, { value: unknown; sensitive?: boolean }> | undefined {

@@ -9,7 +9,11 @@ import {
 import type { ConditionInput } from '../kube/conditions';
 import { PLAN_SUMMARY_MARKER } from './script';
 
-/** The parts of a batch/v1 Job the status is read from. */
+/**
+ * The parts of a batch/v1 Job the status is read from.
+ *
+ * @public
+ */
 export interface ObservedJob {
   metadata: {
     name: string;
@@ -35,7 +39,11 @@ export interface ObservedJob {
   };
 }
 
-/** The parts of a Job's Pod the status is read from. */
+/**
+ * The parts of a Job's Pod the status is read from.
+ *
+ * @public
+ */
 export interface ObservedPod {
   metadata: { name: string; labels?: Record<string, string> };
   status?: {
@@ -59,7 +67,11 @@ const isTrue = (job: ObservedJob, type: string) =>
 const condition = (job: ObservedJob, type: string) =>
   job.status?.conditions?.find(c => c.type === type && c.status === 'True');
 
-/** The last lines of a message, at most `max` characters. */
+/**
+ * The last lines of a message, at most `max` characters.
+ *
+ * @public
+ */
 export function tail(text: string, max = 1024): string {
   const trimmed = text.trim();
   if (trimmed.length <= max) return trimmed;
@@ -68,13 +80,21 @@ export function tail(text: string, max = 1024): string {
   return `…${nl >= 0 && nl < cut.length - 1 ? cut.slice(nl + 1) : cut}`;
 }
 
-/** Text without terminal colour codes (a module may print them whatever -no-color says). */
+/**
+ * Text without terminal colour codes (a module may print them whatever -no-color says).
+ *
+ * @public
+ */
 export function stripAnsi(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
-/** OpenTofu's error lines ("Error: ..." and what follows), without its box drawing. */
+/**
+ * OpenTofu's error lines ("Error: ..." and what follows), without its box drawing.
+ *
+ * @public
+ */
 export function tofuErrorMessage(text: string): string {
   const lines = stripAnsi(text)
     .split('\n')
@@ -87,6 +107,8 @@ export function tofuErrorMessage(text: string): string {
 /**
  * The phase of a Job: Succeeded or Failed once Kubernetes says Complete or Failed; Running while its
  * Pod runs (the Job counts it ready, or the Pod says Running); Waiting before that.
+ *
+ * @public
  */
 export function jobPhase(job: ObservedJob, pod?: ObservedPod): ProvisionPhase {
   if (isTrue(job, 'Complete')) return 'Succeeded';
@@ -98,7 +120,11 @@ export function jobPhase(job: ObservedJob, pod?: ObservedPod): ProvisionPhase {
   return 'Waiting';
 }
 
-/** Why the Job failed: the container's termination message (the log's tail), else the Job's. */
+/**
+ * Why the Job failed: the container's termination message (the log's tail), else the Job's.
+ *
+ * @public
+ */
 export function jobFailureMessage(job: ObservedJob, pod?: ObservedPod): string {
   const terminated = pod?.status?.containerStatuses?.find(
     c => c.state?.terminated,
@@ -116,7 +142,11 @@ export function jobFailureMessage(job: ObservedJob, pod?: ObservedPod): string {
     : 'the Job failed';
 }
 
-/** What a Pod waits for, when it is not running yet. */
+/**
+ * What a Pod waits for, when it is not running yet.
+ *
+ * @public
+ */
 export function podWaitingMessage(pod?: ObservedPod): string {
   if (!pod) return 'waiting for the Job to start its Pod';
   const waiting = pod.status?.containerStatuses?.find(c => c.state?.waiting)
@@ -130,7 +160,11 @@ export function podWaitingMessage(pod?: ObservedPod): string {
   }`;
 }
 
-/** The counts a list of resource changes makes: a replacement adds one and destroys one. */
+/**
+ * The counts a list of resource changes makes: a replacement adds one and destroys one.
+ *
+ * @public
+ */
 export function summarize(resources: PlanSummary['resources']): PlanSummary {
   let add = 0;
   let change = 0;
@@ -143,7 +177,11 @@ export function summarize(resources: PlanSummary['resources']): PlanSummary {
   return { add, change, destroy, resources };
 }
 
-/** "2 to add, 0 to change, 1 to destroy", as OpenTofu says it. */
+/**
+ * "2 to add, 0 to change, 1 to destroy", as OpenTofu says it.
+ *
+ * @public
+ */
 export function planSummaryText(summary: PlanSummary): string {
   return `${summary.add} to add, ${summary.change} to change, ${summary.destroy} to destroy`;
 }
@@ -151,6 +189,8 @@ export function planSummaryText(summary: PlanSummary): string {
 /**
  * The plan summary a plan Job's log carries (the line `infrared-plan-summary: <JSON>` that
  * `tofu console` printed: a string literal holding the JSON list of changed resources).
+ *
+ * @public
  */
 export function parsePlanSummary(log: string): PlanSummary | undefined {
   const line = log
@@ -186,6 +226,8 @@ export function parsePlanSummary(log: string): PlanSummary | undefined {
 /**
  * Replaces every credential value (at least 4 characters long) in a text by `***`, then whatever
  * else has the shape of a credential (-common's scrubber: tokens, keys, URLs with user information).
+ *
+ * @public
  */
 export function redact(text: string, secrets: Iterable<string>): string {
   let out = text;
@@ -198,6 +240,8 @@ export function redact(text: string, secrets: Iterable<string>): string {
 /**
  * status.provision for a Job: its action and generation (from the Job's labels), its name, phase,
  * the failure or waiting message and the command that shows its log.
+ *
+ * @public
  */
 export function provisionStatusFromJob(
   job: ObservedJob,
@@ -248,6 +292,8 @@ const ACTION_WORDS: Record<
  * The Provisioned condition for status.provision: True once an apply succeeded (reason Applied);
  * False after a plan (Planned, with the summary), a destroy (Destroyed) or a failure
  * (PlanFailed, ApplyFailed, DestroyFailed); Unknown while a Job waits or runs.
+ *
+ * @public
  */
 export function provisionedCondition(
   status: ProvisionStatus,

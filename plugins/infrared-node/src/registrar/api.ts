@@ -5,7 +5,11 @@ import { kubeCall, orUndefined } from '../kube/errors';
 import { plainMeta, plainSecret } from '../kube/meta';
 import type { NamespaceObject, RegistrarSecret } from './types';
 
-/** The few API calls the registrar makes (RBAC: namespaces get/list, secrets list, and in the target namespace secrets create/update/delete). */
+/**
+ * The few API calls the registrar makes (RBAC: namespaces get/list, secrets list, and in the target namespace secrets create/update/delete).
+ *
+ * @public
+ */
 export interface RegistrarApi {
   /** `LIST namespaces -l <selector>`. */
   listNamespaces(
@@ -85,13 +89,19 @@ function plainNamespace(n: V1Namespace): NamespaceObject {
   };
 }
 
-/** The Accept header asking a LIST for PartialObjectMetadataList (metadata only, no data). */
+/**
+ * The Accept header asking a LIST for PartialObjectMetadataList (metadata only, no data).
+ *
+ * @public
+ */
 export const PARTIAL_METADATA_LIST_ACCEPT =
   'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 
 /**
- * RegistrarApi over @kubernetes/client-node, through the shared KubeClient (bounded in time).
+ * RegistrarApi over `@kubernetes/client-node`, through the shared KubeClient (bounded in time).
  * Its own counter names requests by operation (LIST, GET, POST, PUT, DELETE).
+ *
+ * @public
  */
 export class KubeRegistrarApi implements RegistrarApi {
   readonly counter = new RequestCounter();

@@ -10,6 +10,11 @@ import {
   type RegistrationState,
 } from './types';
 
+/**
+ * What an audit of the registrations found, for the metrics and the log.
+ *
+ * @public
+ */
 export interface RegistrarAudit {
   /** Every state × credential_expiry series, zeros included, so a cleared series reads 0. */
   registrations: RegistrationSeries[];
@@ -37,7 +42,11 @@ export function registrationState(
     : 'active';
 }
 
-/** The audit a pass ends with: gauges from the owned Secrets in the target namespace. */
+/**
+ * The audit a pass ends with: gauges from the owned Secrets in the target namespace.
+ *
+ * @public
+ */
 export function auditRegistrations(
   secrets: RegistrarSecret[],
   options: Pick<

@@ -29,7 +29,11 @@ export interface KubeconfigCandidate {
   provenance: number;
 }
 
-/** One child cluster found in a managed namespace, ready to be written out. */
+/**
+ * One child cluster found in a managed namespace, ready to be written out.
+ *
+ * @public
+ */
 export interface DiscoveredChild {
   cluster: string;
   namespace: string;

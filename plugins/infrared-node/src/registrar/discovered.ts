@@ -4,7 +4,11 @@ import { REGISTRAR_DEFAULTS, type RegistrarOptions } from './options';
 import { secretServer, secretValue, withData } from './secrets';
 import type { RegistrarSecret, RegistrationState } from './types';
 
-/** A child cluster as the Clusters page lists it, from an Argo CD Secret the registrar owns. */
+/**
+ * A child cluster as the Clusters page lists it, from an Argo CD Secret the registrar owns.
+ *
+ * @public
+ */
 export interface DiscoveredCluster {
   /** The Argo CD cluster name. */
   name: string;
@@ -17,11 +21,16 @@ export interface DiscoveredCluster {
   state: RegistrationState;
 }
 
+/** @public */
 export type DiscoveredClustersOptions = Partial<
   Pick<RegistrarOptions, 'targetNamespace' | 'labelPrefix' | 'managedBy'>
 >;
 
-/** Anything that lists the Secrets of one namespace by label selector (ManagementApi.secrets fits). */
+/**
+ * Anything that lists the Secrets of one namespace by label selector (ManagementApi.secrets fits).
+ *
+ * @public
+ */
 export interface SecretLister {
   list(
     namespace: string,
@@ -29,7 +38,11 @@ export interface SecretLister {
   ): Promise<Array<Pick<RegistrarSecret, 'metadata' | 'data' | 'stringData'>>>;
 }
 
-/** Pure: the discovered clusters among Secrets of the target namespace, sorted by name. */
+/**
+ * Pure: the discovered clusters among Secrets of the target namespace, sorted by name.
+ *
+ * @public
+ */
 export function discoveredClustersFromSecrets(
   secrets: Array<Pick<RegistrarSecret, 'metadata' | 'data' | 'stringData'>>,
   options: DiscoveredClustersOptions = {},
@@ -59,6 +72,8 @@ export function discoveredClustersFromSecrets(
 /**
  * The child clusters the registrar registered: one LIST of the owned Secrets in the target
  * namespace (`<prefix>managed-by=<value>`), demoted ones included.
+ *
+ * @public
  */
 export async function listDiscoveredClusters(
   secrets: SecretLister,

@@ -23,6 +23,7 @@ import { writePlan } from './execute/write';
 export { SOURCE_SECRET_FIELD_SELECTOR } from './plan';
 export type { RegistrarPassReport } from './execute/report';
 
+/** @public */
 export interface RunRegistrarPassDeps {
   logger: RegistrarLogger;
   metrics?: RegistrarMetrics;
@@ -139,6 +140,8 @@ function reportPlan(
  * for), the plan, then its writes (deletes UID-preconditioned, updates resourceVersion-
  * preconditioned, creates). A refused write is reported and retried by the next pass; a failure in
  * one namespace is logged and reported, and the others go on.
+ *
+ * @public
  */
 export async function runRegistrarPass(
   api: RegistrarApi,

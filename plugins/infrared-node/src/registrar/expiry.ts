@@ -25,6 +25,8 @@ const DAY = 24 * HOUR;
  * How long the credential of a written Argo CD cluster Secret has left, as one expiry bucket.
  * Reads the `config` Argo CD holds (not the source kubeconfig: the two differ exactly when a
  * registration stopped being refreshed). Only the client certificate is decoded, never the key.
+ *
+ * @public
  */
 export function credentialExpiry(
   config: string | undefined,

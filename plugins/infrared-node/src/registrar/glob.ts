@@ -132,7 +132,11 @@ function matchChunk(
   return failed ? { ok: false, rest: [] } : { ok: true, rest: s };
 }
 
-/** Whether `name` matches the Go glob `pattern`; throws BadPatternError on a malformed pattern. */
+/**
+ * Whether `name` matches the Go glob `pattern`; throws BadPatternError on a malformed pattern.
+ *
+ * @public
+ */
 export function pathMatch(pattern: string, name: string): boolean {
   let p: Runes = Array.from(pattern);
   let n: Runes = Array.from(name);
@@ -172,7 +176,11 @@ export function pathMatch(pattern: string, name: string): boolean {
   return n.length === 0;
 }
 
-/** Undefined when `pattern` is a well-formed Go glob, else why not (the check upstream makes). */
+/**
+ * Undefined when `pattern` is a well-formed Go glob, else why not (the check upstream makes).
+ *
+ * @public
+ */
 export function globError(pattern: string): string | undefined {
   try {
     pathMatch(pattern, 'probe');

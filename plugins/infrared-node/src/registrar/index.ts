@@ -52,6 +52,7 @@ export {
   RegistrarMetrics,
   REGISTRAR_METRIC_NAMES,
   type RegistrarMeter,
+  type RegistrarMetricAttributes,
 } from './metrics';
 export { slogTextLogger, formatSlogText, type RegistrarLogger } from './logger';
 export {
@@ -61,8 +62,9 @@ export {
   type DiscoveredClustersOptions,
   type SecretLister,
 } from './discovered';
-export { auditRegistrations } from './audit';
+export { auditRegistrations, type RegistrarAudit } from './audit';
 export { credentialExpiry } from './expiry';
-export { registrarKeys } from './labels';
+export { registrarKeys, type RegistrarKeys } from './labels';
 export { pathMatch, globError } from './glob';
 export * from './types';
+export type { DiscoveredChild } from './discover';

@@ -20,6 +20,11 @@ export const RESERVED_SUFFIXES = [
   'prune',
 ] as const;
 
+/**
+ * The label and annotation keys of the registrar under its label prefix.
+ *
+ * @public
+ */
 export interface RegistrarKeys {
   prefix: string;
   managedBy: string;
@@ -33,6 +38,7 @@ export interface RegistrarKeys {
   prune: string;
 }
 
+/** @public */
 export function registrarKeys(prefix: string): RegistrarKeys {
   return {
     prefix,

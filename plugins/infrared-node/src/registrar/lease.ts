@@ -10,13 +10,18 @@ import {
 } from '../kube/errors';
 import type { RegistrarLogger } from './logger';
 
-/** client-go's and controller-runtime's defaults. */
+/**
+ * client-go's and controller-runtime's defaults.
+ *
+ * @public
+ */
 export const LEASE_DEFAULTS = {
   leaseDurationMs: 15_000,
   renewDeadlineMs: 10_000,
   retryPeriodMs: 2_000,
 };
 
+/** @public */
 export interface LeaseElectorOptions {
   namespace: string;
   name: string;
@@ -52,6 +57,8 @@ const GROUP = {
  * The registrar's Lease name when none is given (the CLI's --leader-election-id, the backend's
  * task): `acr-` and the first 16 hex digits of sha256(prefix|managedBy), as upstream derives it,
  * so every instance of one registrar contends for the same Lease.
+ *
+ * @public
  */
 export function registrarLeaseName(
   labelPrefix: string,
@@ -78,6 +85,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * holder renews every retry period; another instance takes the Lease over only once it has seen
  * the same record unchanged for a whole lease duration (its own clock, never the holder's); a
  * holder that cannot renew within the renew deadline has lost. Released on a clean stop.
+ *
+ * @public
  */
 export class LeaseElector {
   readonly identity: string;

@@ -1,6 +1,10 @@
 import type { LogFields, LogLevel, RegistrarLog } from './types';
 
-/** Structured logging; Backstage's LoggerService fits as is. */
+/**
+ * Structured logging; Backstage's LoggerService fits as is.
+ *
+ * @public
+ */
 export interface RegistrarLogger {
   debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
@@ -25,7 +29,11 @@ function quote(value: string): string {
     : JSON.stringify(value);
 }
 
-/** One line in Go slog's text format: `time=… level=INFO msg="…" key=value`. */
+/**
+ * One line in Go slog's text format: `time=… level=INFO msg="…" key=value`.
+ *
+ * @public
+ */
 export function formatSlogText(
   level: LogLevel,
   message: string,
@@ -42,7 +50,11 @@ export function formatSlogText(
   return parts.join(' ');
 }
 
-/** The CLI's logger: slog text to a stream (stdout), debug only when asked. */
+/**
+ * The CLI's logger: slog text to a stream (stdout), debug only when asked.
+ *
+ * @public
+ */
 export function slogTextLogger(
   write: (line: string) => void,
   options: { debug?: boolean } = {},

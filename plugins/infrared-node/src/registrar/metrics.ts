@@ -7,7 +7,11 @@ import {
   type RegistrationSeries,
 } from './types';
 
-/** Upstream's metric names (argocd-cluster-registrar `metrics.go`). */
+/**
+ * Upstream's metric names (argocd-cluster-registrar `metrics.go`).
+ *
+ * @public
+ */
 export const REGISTRAR_METRIC_NAMES = {
   conflicts: 'argocd_cluster_registrar_conflicts_total',
   adoptions: 'argocd_cluster_registrar_adoptions_total',
@@ -15,24 +19,35 @@ export const REGISTRAR_METRIC_NAMES = {
   unrouted: 'argocd_cluster_registrar_unrouted_secrets',
 } as const;
 
-type Attributes = Record<string, string>;
+/**
+ * The attributes (labels) of one metric series.
+ *
+ * @public
+ */
+export type RegistrarMetricAttributes = Record<string, string>;
 
 /**
  * The part of an OpenTelemetry Meter the registrar uses. `metrics.getMeter(...)` from
- * @opentelemetry/api fits, and so does Backstage's alpha MetricsService (a thin wrapper over it).
+ * `@opentelemetry/api` fits, and so does Backstage's alpha MetricsService (a thin wrapper over it).
+ *
+ * @public
  */
 export interface RegistrarMeter {
   createCounter(
     name: string,
     options?: { description?: string; unit?: string },
-  ): { add(value: number, attributes?: Attributes): void };
+  ): { add(value: number, attributes?: RegistrarMetricAttributes): void };
   createGauge(
     name: string,
     options?: { description?: string; unit?: string },
-  ): { record(value: number, attributes?: Attributes): void };
+  ): { record(value: number, attributes?: RegistrarMetricAttributes): void };
 }
 
-/** The registrar's four series, every label value from a closed set (no cluster or namespace names). */
+/**
+ * The registrar's four series, every label value from a closed set (no cluster or namespace names).
+ *
+ * @public
+ */
 export class RegistrarMetrics {
   private readonly conflictsTotal;
   private readonly adoptionsTotal;

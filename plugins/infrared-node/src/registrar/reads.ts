@@ -11,6 +11,8 @@ const ARGO_SECRET_TYPE = 'argocd.argoproj.io/secret-type';
 /**
  * More Secrets to fetch than this and a pass lists every Secret with its data once (a cold start,
  * 1,000 new children) instead of one request each.
+ *
+ * @public
  */
 export const BULK_FETCH_THRESHOLD = 20;
 
@@ -19,6 +21,8 @@ export const BULK_FETCH_THRESHOLD = 20;
  * match a provider in a managed namespace, and the target namespace's Argo CD and owned Secrets),
  * keyed by namespace/name and trusted while uid and resourceVersion are unchanged. Everything else
  * a pass reads is metadata and is not kept, so memory follows the children, not the cluster.
+ *
+ * @public
  */
 export class SecretDataCache {
   private readonly entries = new Map<string, RegistrarSecret>();
@@ -71,7 +75,11 @@ export class SecretDataCache {
 
 const caches = new WeakMap<RegistrarApi, SecretDataCache>();
 
-/** The cache that goes with one API client (one per CLI process or backend task). */
+/**
+ * The cache that goes with one API client (one per CLI process or backend task).
+ *
+ * @public
+ */
 export function secretDataCacheFor(api: RegistrarApi): SecretDataCache {
   let cache = caches.get(api);
   if (!cache) {

@@ -1,6 +1,10 @@
 import type { ObjectMeta } from '@infrared-clusters/plugin-infrared-common';
 
-/** A Namespace as the registrar reads it. */
+/**
+ * A Namespace as the registrar reads it.
+ *
+ * @public
+ */
 export interface NamespaceObject {
   metadata: Pick<
     ObjectMeta,
@@ -17,6 +21,8 @@ export interface NamespaceObject {
 /**
  * A Secret as read back (base64 `data`), with every metadata field an update must send back
  * unchanged (a PUT replaces the object: a dropped finalizer or owner reference would be lost).
+ *
+ * @public
  */
 export interface RegistrarSecret {
   apiVersion?: 'v1';
@@ -28,10 +34,18 @@ export interface RegistrarSecret {
   immutable?: boolean;
 }
 
-/** A GET of a namespace: the object, null when NotFound, or the error that made it unknowable. */
+/**
+ * A GET of a namespace: the object, null when NotFound, or the error that made it unknowable.
+ *
+ * @public
+ */
 export type NamespaceLookup = NamespaceObject | null | { error: string };
 
-/** What one pass read; the planner decides from this alone. */
+/**
+ * What one pass read; the planner decides from this alone.
+ *
+ * @public
+ */
 export interface RegistrarObserved {
   /** `LIST namespaces -l <prefix>managed-by=<value>`. */
   namespaces: NamespaceObject[];
@@ -45,6 +59,7 @@ export interface RegistrarObserved {
   now: Date;
 }
 
+/** @public */
 export const CONFLICT_REASONS = [
   'not_managed',
   'orphan_cluster_mismatch',
@@ -53,11 +68,15 @@ export const CONFLICT_REASONS = [
   'create_race',
   'server_collision',
 ] as const;
+/** @public */
 export type ConflictReason = (typeof CONFLICT_REASONS)[number];
 
+/** @public */
 export const REGISTRATION_STATES = ['active', 'demoted'] as const;
+/** @public */
 export type RegistrationState = (typeof REGISTRATION_STATES)[number];
 
+/** @public */
 export const CREDENTIAL_EXPIRY_BUCKETS = [
   'expired',
   'lt_24h',
@@ -69,10 +88,13 @@ export const CREDENTIAL_EXPIRY_BUCKETS = [
   'unreadable',
   'absent',
 ] as const;
+/** @public */
 export type CredentialExpiry = (typeof CREDENTIAL_EXPIRY_BUCKETS)[number];
 
+/** @public */
 export type DeleteReason = 'namespace_gone' | 'stale_uid' | 'demoted_ttl';
 
+/** @public */
 export type RegistrarAction =
   | {
       type: 'create';
@@ -109,6 +131,7 @@ export type RegistrarAction =
       reason: DeleteReason;
     };
 
+/** @public */
 export interface RegistrarConflict {
   reason: ConflictReason;
   namespace: string;
@@ -116,21 +139,26 @@ export interface RegistrarConflict {
   message: string;
 }
 
+/** @public */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** @public */
 export type LogFields = Record<string, string | number | boolean>;
 
+/** @public */
 export interface RegistrarLog {
   level: LogLevel;
   message: string;
   fields: LogFields;
 }
 
+/** @public */
 export interface RegistrationSeries {
   state: RegistrationState;
   credentialExpiry: CredentialExpiry;
   value: number;
 }
 
+/** @public */
 export interface RegistrarMetricsSnapshot {
   /** Refusals this pass, every reason present. */
   conflicts: Record<ConflictReason, number>;
@@ -142,6 +170,7 @@ export interface RegistrarMetricsSnapshot {
   unroutedSecrets: number;
 }
 
+/** @public */
 export interface RegistrarPlan {
   /** Sorted reconcile keys: managed namespaces ∪ source namespaces of owned Secrets. */
   keys: string[];

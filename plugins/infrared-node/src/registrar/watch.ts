@@ -23,6 +23,7 @@ const BACKOFF_MS = [200, 500, 1000, 2000, 5000, 10_000];
 /** A forbidden watch is asked again this rarely (RBAC may be granted later). */
 const FORBIDDEN_RETRY_MS = 300_000;
 
+/** @public */
 export interface RegistrarWatcherOptions {
   kubeConfig: KubeConfig;
   options: RegistrarOptions;
@@ -52,6 +53,8 @@ export interface RegistrarWatcherOptions {
  * namespace. A watch that ends is resumed from the last resourceVersion it saw; one that drops or
  * expires (410 Gone) asks for a resync pass, so no change is missed, and the caller's periodic pass
  * stays the full resync.
+ *
+ * @public
  */
 export class RegistrarWatcher {
   private managed = new Set<string>();

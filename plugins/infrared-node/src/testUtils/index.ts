@@ -8,3 +8,10 @@ export {
   InMemoryManagementApi,
   matchesLabelSelector,
 } from './memoryManagementApi';
+// The production types the fake implements and exposes, for the API report of this entry point.
+export type {
+  ClusterApi,
+  ManagementApi,
+  RequestCounter,
+  SecretApi,
+} from '../kube';

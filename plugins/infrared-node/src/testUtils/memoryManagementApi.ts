@@ -57,6 +57,8 @@ function matchesTerm(labels: Record<string, string>, term: string): boolean {
 /**
  * Whether labels match a label selector as the API server reads it: `k=v`, `k==v`, `k!=v`, `k`,
  * `!k`, `k in (a,b)` and `k notin (a,b)`, comma-separated (all must hold).
+ *
+ * @public
  */
 export function matchesLabelSelector(
   labels: Record<string, string> | undefined,
@@ -123,6 +125,8 @@ function toBase64(text: string): string {
  * worded as the API server words them, and ownerReference garbage collection on delete (at once,
  * where the real collector takes a moment). For unit tests; the ManagementApi contract suite runs the
  * same cases against it and against the real API server.
+ *
+ * @public
  */
 export class InMemoryManagementApi implements ManagementApi {
   readonly counter = new RequestCounter();

@@ -6,6 +6,7 @@ import type { RegistrarOptions } from '../options';
 import { withData } from '../secrets';
 import type { RegistrarConflict, RegistrarSecret } from '../types';
 
+/** @public */
 export interface RegistrarPassReport {
   startedAt: string;
   durationMs: number;

@@ -16,7 +16,11 @@ const ISO =
 
 const DAY = 86_400_000;
 
-/** Go's time.ParseDuration, in milliseconds; undefined when the text is not one. */
+/**
+ * Go's time.ParseDuration, in milliseconds; undefined when the text is not one.
+ *
+ * @public
+ */
 export function parseGoDuration(text: string): number | undefined {
   let s = text.trim();
   let sign = 1;
@@ -37,7 +41,11 @@ export function parseGoDuration(text: string): number | undefined {
   return sign * total;
 }
 
-/** A duration input in milliseconds; throws a plain Error saying what is accepted. */
+/**
+ * A duration input in milliseconds; throws a plain Error saying what is accepted.
+ *
+ * @public
+ */
 export function durationMs(input: DurationInput): number {
   if (typeof input === 'number') {
     if (!Number.isFinite(input))

@@ -1,6 +1,10 @@
 import type { RegistrarProvider } from './types';
 
-/** The provisioner shapes shipped as presets (upstream `registrar.go`). */
+/**
+ * The provisioner shapes shipped as presets (upstream `registrar.go`).
+ *
+ * @public
+ */
 export const PROVIDER_PRESETS: Readonly<Record<string, RegistrarProvider>> = {
   k3k: {
     name: 'k3k',
@@ -41,4 +45,5 @@ export const PROVIDER_PRESETS: Readonly<Record<string, RegistrarProvider>> = {
   },
 };
 
+/** @public */
 export const PRESET_NAMES = Object.keys(PROVIDER_PRESETS).sort();

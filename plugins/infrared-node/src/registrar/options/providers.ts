@@ -10,7 +10,11 @@ import {
   type RegistrarProvider,
 } from './types';
 
-/** Parses one `--provider` value: a preset name, or `name=glob=key[,key][=exec]`. */
+/**
+ * Parses one `--provider` value: a preset name, or `name=glob=key[,key][=exec]`.
+ *
+ * @public
+ */
 export function parseProviderSpec(spec: string): ProviderInput {
   const text = spec.trim();
   if (!text) throw new Error('empty provider spec');
@@ -185,6 +189,8 @@ function sampleName(pattern: string): string | undefined {
 /**
  * Where an earlier provider's glob also matches a later provider's Secrets and they share a key,
  * the earlier one claims them first (capi before capa-eks hides the exec-bearing Secret).
+ *
+ * @public
  */
 export function providerOrderWarnings(
   providers: RegistrarProvider[],

@@ -30,6 +30,7 @@ function isArgoDomain(prefix: string): boolean {
   );
 }
 
+/** @public */
 export interface ResolveOptions {
   /** How a key is named in errors; default `infrared.registrar.<key>`. The CLI names its flags. */
   keyName?: (key: string) => string;
@@ -163,6 +164,8 @@ function boolSetting(
 /**
  * Defaults and validates registrar options; throws RegistrarConfigError naming the key. Also
  * returns warnings worth logging at startup (provider order).
+ *
+ * @public
  */
 export function resolveRegistrarOptions(
   input: RegistrarInput = {},

@@ -1,4 +1,8 @@
-/** One provisioner's kubeconfig Secret shape: a name glob and the keys that may hold the kubeconfig. */
+/**
+ * One provisioner's kubeconfig Secret shape: a name glob and the keys that may hold the kubeconfig.
+ *
+ * @public
+ */
 export interface RegistrarProvider {
   /** Written as the `<prefix>provider` label value; must be a valid label value. */
   name: string;
@@ -12,7 +16,11 @@ export interface RegistrarProvider {
   secretType?: string;
 }
 
-/** Validated registrar options (CLI flags and `infrared.registrar` config map onto these). */
+/**
+ * Validated registrar options (CLI flags and `infrared.registrar` config map onto these).
+ *
+ * @public
+ */
 export interface RegistrarOptions {
   targetNamespace: string;
   labelPrefix: string;
@@ -25,6 +33,7 @@ export interface RegistrarOptions {
   dryRun: boolean;
 }
 
+/** @public */
 export const REGISTRAR_DEFAULTS = {
   targetNamespace: 'argocd',
   labelPrefix: 'argocd-cluster-registrar/',
@@ -36,7 +45,11 @@ export const REGISTRAR_DEFAULTS = {
   dryRun: false,
 } as const;
 
-/** A provider as configured: a preset name, a CLI spec `name=glob=key[,key][=exec]`, or an object. */
+/**
+ * A provider as configured: a preset name, a CLI spec `name=glob=key[,key][=exec]`, or an object.
+ *
+ * @public
+ */
 export type ProviderInput =
   | string
   | {
@@ -47,7 +60,11 @@ export type ProviderInput =
       secretType?: string;
     };
 
-/** `{ minutes: 1 }` and friends, as Backstage's HumanDuration. */
+/**
+ * `{ minutes: 1 }` and friends, as Backstage's HumanDuration.
+ *
+ * @public
+ */
 export interface DurationObject {
   years?: number;
   months?: number;
@@ -59,10 +76,18 @@ export interface DurationObject {
   milliseconds?: number;
 }
 
-/** A Go duration (`60s`, `1h30m`, `0`), an ISO 8601 duration, a number of seconds, or an object. */
+/**
+ * A Go duration (`60s`, `1h30m`, `0`), an ISO 8601 duration, a number of seconds, or an object.
+ *
+ * @public
+ */
 export type DurationInput = string | number | DurationObject;
 
-/** The options before validation; everything is optional and defaults as upstream does. */
+/**
+ * The options before validation; everything is optional and defaults as upstream does.
+ *
+ * @public
+ */
 export interface RegistrarInput {
   targetNamespace?: string;
   labelPrefix?: string;
@@ -82,7 +107,11 @@ export interface RegistrarInput {
   secretKey?: string;
 }
 
-/** Every key RegistrarInput takes; anything else is refused. */
+/**
+ * Every key RegistrarInput takes; anything else is refused.
+ *
+ * @public
+ */
 export const REGISTRAR_INPUT_KEYS: ReadonlyArray<keyof RegistrarInput> = [
   'targetNamespace',
   'labelPrefix',
@@ -96,7 +125,11 @@ export const REGISTRAR_INPUT_KEYS: ReadonlyArray<keyof RegistrarInput> = [
   'secretKey',
 ];
 
-/** The keys a provider object takes; anything else is refused. */
+/**
+ * The keys a provider object takes; anything else is refused.
+ *
+ * @public
+ */
 export const PROVIDER_OBJECT_KEYS = [
   'name',
   'secretNamePattern',
@@ -105,10 +138,18 @@ export const PROVIDER_OBJECT_KEYS = [
   'secretType',
 ] as const;
 
-/** The provider the deprecated pattern/key settings stand for, and its `<prefix>provider` label. */
+/**
+ * The provider the deprecated pattern/key settings stand for, and its `<prefix>provider` label.
+ *
+ * @public
+ */
 export const LEGACY_PROVIDER_NAME = 'custom';
 
-/** Invalid registrar configuration; the message names the key (or flag) at fault. */
+/**
+ * Invalid registrar configuration; the message names the key (or flag) at fault.
+ *
+ * @public
+ */
 export class RegistrarConfigError extends Error {
   constructor(readonly key: string, message: string) {
     super(`${key}: ${message}`);

@@ -72,6 +72,8 @@ function reconcileKeys(state: PlanState): string[] {
  * delete of the pass, the conflicts it refuses, what it logs and the metrics it publishes. It
  * simulates the keys in sorted order over one in-memory copy of the target namespace, so it
  * decides exactly as upstream's sequential per-namespace reconcile would.
+ *
+ * @public
  */
 export function planRegistrarPass(
   observed: RegistrarObserved,

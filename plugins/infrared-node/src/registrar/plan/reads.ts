@@ -5,6 +5,8 @@ import type { RegistrarPlan, RegistrarSecret } from '../types';
 /**
  * Secret types that never hold a provider's kubeconfig and are large or numerous (Helm releases,
  * service-account tokens): left out of the one cluster-wide Secret LIST a pass makes.
+ *
+ * @public
  */
 export const SOURCE_SECRET_FIELD_SELECTOR =
   'type!=kubernetes.io/service-account-token,type!=helm.sh/release.v1';

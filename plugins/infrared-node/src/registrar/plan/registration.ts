@@ -9,7 +9,11 @@ import type { RegistrarOptions } from '../options';
 import { b64, cloneSecret, secretValue } from '../secrets';
 import type { RegistrarSecret } from '../types';
 
-/** The registration `cluster-<name>` as this registrar writes it for a child. */
+/**
+ * The registration `cluster-<name>` as this registrar writes it for a child.
+ *
+ * @public
+ */
 export function desiredClusterSecret(
   child: DiscoveredChild,
   options: RegistrarOptions,

@@ -28,6 +28,11 @@ const RegisterClusterDialog = lazy(() =>
 /** How often the list and a registration in progress are polled. */
 export const DEFAULT_POLL_INTERVAL_MS = 3000;
 
+/**
+ * Props of the Clusters page.
+ *
+ * @public
+ */
 export interface ClustersPageProps {
   pollIntervalMs?: number;
 }
