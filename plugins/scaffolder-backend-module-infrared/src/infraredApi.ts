@@ -9,13 +9,21 @@ import {
   type InfraredApi,
 } from '@infrared-clusters/plugin-infrared-common';
 
-/** What the actions ask of the Infrared REST API. */
+/**
+ * What the actions ask of the Infrared REST API.
+ *
+ * @public
+ */
 export type ClusterActionsApi = Pick<
   InfraredApi,
   'registerCluster' | 'getCluster' | 'listClusterTemplates'
 >;
 
-/** The Infrared REST API as the given caller: every request carries a token on their behalf. */
+/**
+ * The Infrared REST API as the given caller: every request carries a token on their behalf.
+ *
+ * @public
+ */
 export type InfraredApiFor = (
   credentials: BackstageCredentials,
 ) => ClusterActionsApi;
@@ -25,6 +33,8 @@ export type InfraredApiFor = (
  * plugin request token made on behalf of `credentials` for each request. So the backend plugin's
  * router authenticates, authorizes and validates a template's request exactly as the page's: the
  * permission decision is about the template's runner, not about the scaffolder.
+ *
+ * @public
  */
 export function infraredApiFor(options: {
   auth: AuthService;

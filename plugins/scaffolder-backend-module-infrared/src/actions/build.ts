@@ -113,6 +113,8 @@ export function buildRequestBody(
  * `infrared:cluster:build`: POST /v1/clusters with a template, as the template's runner. The
  * Cluster starts with plan: the backend runs an OpenTofu plan Job, and apply (billable) stays a
  * human's decision on the cluster's panel.
+ *
+ * @public
  */
 export function createBuildClusterAction(options: {
   infraredApi: InfraredApiFor;

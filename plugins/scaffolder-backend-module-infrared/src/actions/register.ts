@@ -40,6 +40,8 @@ const examples = [
 /**
  * `infrared:cluster:register`: POST /v1/clusters as the template's runner. The kubeconfig comes
  * from the task's secrets, so it is in no parameter, step input or log of the task.
+ *
+ * @public
  */
 export function createRegisterClusterAction(options: {
   infraredApi: InfraredApiFor;

@@ -92,9 +92,11 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /**
- * `infrared:cluster:wait`: reads GET /v1/clusters/{name} as the template's runner until the
+ * `infrared:cluster:wait`: reads GET /v1/clusters/\{name\} as the template's runner until the
  * cluster is Connected and Registered (or its OpenTofu Job reaches `provisionPhase`), at most
  * `timeoutSeconds`. Outputs the Argo CD server and the gitops path.
+ *
+ * @public
  */
 export function createWaitForClusterAction(options: {
   infraredApi: InfraredApiFor;
