@@ -1,17 +1,21 @@
 import {
   ApiBlueprint,
+  configApiRef,
   coreExtensionData,
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/frontend-plugin-api';
+import { ConfigReader } from '@backstage/config';
 import { createExtensionTester } from '@backstage/frontend-test-utils';
 import { InfraredApiClient } from '@infrared-clusters/plugin-infrared-common';
 import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import plugin, {
+  argoCdApi,
   clustersPage,
   infraredApi,
   productPlacementCard,
 } from './alpha';
+import { ArgoCdClient } from './argocd/ArgoCdClient';
 import { EntityProductPlacementCard, infraredPlugin } from './legacy';
 
 describe('plugin wiring', () => {
@@ -40,7 +44,38 @@ describe('plugin wiring', () => {
     expect(calls).toEqual(['http://b.test/api/infrared/v1/clusters']);
 
     const legacy = [...infraredPlugin.getApis()].map(a => a.api.id);
-    expect(legacy).toEqual(['plugin.infrared.api']);
+    expect(legacy).toEqual(['plugin.infrared.api', 'plugin.infrared.argocd']);
+  });
+
+  it("provides Argo CD's client on discovery, fetch and config: the proxy path comes from infrared.argocd.proxyPath", async () => {
+    const factory = createExtensionTester(argoCdApi).get(
+      ApiBlueprint.dataRefs.factory,
+    );
+    expect(factory.api.id).toBe('plugin.infrared.argocd');
+    expect(
+      Object.values(factory.deps)
+        .map(d => d.id)
+        .sort(),
+    ).toEqual([configApiRef.id, discoveryApiRef.id, fetchApiRef.id].sort());
+    const calls: string[] = [];
+    const make = (data: object) =>
+      factory.factory({
+        discoveryApi: { getBaseUrl: async () => 'http://b.test/api/proxy' },
+        fetchApi: {
+          fetch: async (url: string) => {
+            calls.push(url);
+            return new Response(JSON.stringify({ items: [] }));
+          },
+        },
+        configApi: new ConfigReader(data),
+      }) as ArgoCdClient;
+    const client = make({ infrared: { argocd: { proxyPath: 'argocd/api/' } } });
+    expect(client).toBeInstanceOf(ArgoCdClient);
+    expect(client.proxyPath).toBe('/argocd/api');
+    await expect(client.listClusters()).resolves.toEqual([]);
+    expect(calls).toEqual(['http://b.test/api/proxy/argocd/api/v1/clusters']);
+    expect(make({}).proxyPath).toBeUndefined();
+    expect(plugin.getExtension?.('api:infrared/argocd')).toBeDefined();
   });
 
   it('mounts the Clusters page at /clusters', () => {

@@ -5,7 +5,7 @@ import {
 } from '@backstage/frontend-plugin-api';
 import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import StorageIcon from '@material-ui/icons/Storage';
-import { infraredApiFactory } from './api';
+import { argoCdApiFactory, infraredApiFactory } from './api';
 import { ClustersPage } from './components/ClustersPage';
 import { ProductPlacementCard } from './components/ProductPlacementCard';
 import { isProductPlacementAvailable } from './lib/productAnnotation';
@@ -18,6 +18,17 @@ import { rootRouteRef } from './routes';
  */
 export const infraredApi = ApiBlueprint.make({
   params: defineParams => defineParams(infraredApiFactory),
+});
+
+/**
+ * Argo CD's API through Backstage's proxy, for the panel's "Argo CD sees this cluster" row; it asks
+ * nothing unless `infrared.argocd.proxyPath` names the proxy endpoint.
+ *
+ * @alpha
+ */
+export const argoCdApi = ApiBlueprint.make({
+  name: 'argocd',
+  params: defineParams => defineParams(argoCdApiFactory),
 });
 
 /**
@@ -64,7 +75,12 @@ export default createFrontendPlugin({
   title: 'Clusters',
   icon: <StorageIcon />,
   routes: { root: rootRouteRef },
-  extensions: [infraredApi, clustersPage, productPlacementCard],
+  extensions: [infraredApi, argoCdApi, clustersPage, productPlacementCard],
 });
 
-export { infraredApiRef } from './api';
+export { argoCdApiRef, infraredApiRef } from './api';
+export type {
+  ArgoCdApi,
+  ArgoCdCluster,
+  ArgoCdConnectionState,
+} from './argocd/types';

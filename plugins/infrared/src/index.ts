@@ -11,5 +11,10 @@ export {
   EntityProductPlacementCard,
   isProductPlacementAvailable,
 } from './legacy';
-export { infraredApiRef } from './api';
+export { argoCdApiRef, infraredApiRef } from './api';
 export type { ClustersPageProps } from './components/ClustersPage';
+export type {
+  ArgoCdApi,
+  ArgoCdCluster,
+  ArgoCdConnectionState,
+} from './argocd/types';

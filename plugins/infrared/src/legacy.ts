@@ -8,7 +8,7 @@ import {
   fetchApiRef,
 } from '@backstage/core-plugin-api';
 import { InfraredApiClient } from '@infrared-clusters/plugin-infrared-common';
-import { infraredApiRef } from './api';
+import { argoCdApiFactory, infraredApiRef } from './api';
 
 const legacyRootRouteRef = createRouteRef({ id: 'infrared' });
 
@@ -26,6 +26,7 @@ export const infraredPlugin = createPlugin({
       factory: ({ discoveryApi, fetchApi }) =>
         new InfraredApiClient({ discoveryApi, fetchApi }),
     }),
+    argoCdApiFactory,
   ],
   routes: { root: legacyRootRouteRef },
 });

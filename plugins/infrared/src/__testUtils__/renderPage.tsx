@@ -1,23 +1,41 @@
 import { mockApis, renderInTestApp } from '@backstage/frontend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { InfraredApiClient } from '@infrared-clusters/plugin-infrared-common';
-import { infraredApiRef } from '../api';
+import { argoCdApiRef, infraredApiRef } from '../api';
+import { ArgoCdClient } from '../argocd/ArgoCdClient';
 import { ClustersPage } from '../components/ClustersPage';
 
-/** Renders the Clusters page on the real client, against whatever msw serves at BASE. */
+/**
+ * Renders the Clusters page on the real clients, against whatever msw serves at BASE (and at
+ * `http://backstage.test/api/proxy<argoCdProxyPath>` when that option names Argo CD's proxy path).
+ */
 export function renderPage(
-  options: { allow?: boolean; pollIntervalMs?: number } = {},
+  options: {
+    allow?: boolean;
+    pollIntervalMs?: number;
+    argoCdProxyPath?: string;
+  } = {},
 ) {
   const discoveryApi = mockApis.discovery({ baseUrl: 'http://backstage.test' });
-  const client = new InfraredApiClient({
+  const fetchApi = {
+    fetch: (...args: Parameters<typeof fetch>) => globalThis.fetch(...args),
+  };
+  const client = new InfraredApiClient({ discoveryApi, fetchApi });
+  const argoCd = new ArgoCdClient({
     discoveryApi,
-    fetchApi: { fetch: (...args) => globalThis.fetch(...args) },
+    fetchApi,
+    configApi: mockApis.config({
+      data: options.argoCdProxyPath
+        ? { infrared: { argocd: { proxyPath: options.argoCdProxyPath } } }
+        : {},
+    }),
   });
   return renderInTestApp(
     <ClustersPage pollIntervalMs={options.pollIntervalMs ?? 60_000} />,
     {
       apis: [
         [infraredApiRef, client],
+        [argoCdApiRef, argoCd],
         mockApis.permission({
           authorize:
             options.allow === false

@@ -1,9 +1,12 @@
 import { Fragment, ReactNode } from 'react';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
+import { useApiHolder } from '@backstage/frontend-plugin-api';
 import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
+import { argoCdApiRef } from '../../api';
 import { GitopsPathCell } from '../GitopsPathCell';
 import { RelativeTime } from '../RelativeTime';
+import { ArgoCdConnectionFact } from './ArgoCdConnectionFact';
 import { ChangeFact } from './ChangeFact';
 
 const useStyles = makeStyles(theme => ({
@@ -25,9 +28,21 @@ const CONNECTION = {
   none: 'None yet',
 };
 
-/** The cluster's spec and status, one line each. */
+/**
+ * The cluster's spec and status, one line each, and what Argo CD says of it when Argo CD's API
+ * is reachable through the proxy (`infrared.argocd.proxyPath`); without it the row is not there.
+ */
 export const ClusterFacts = ({ cluster }: { cluster: ClusterView }) => {
   const classes = useStyles();
+  const argoCd = useApiHolder().get(argoCdApiRef);
+  const argoCdRow: Array<[string, ReactNode]> = argoCd?.proxyPath
+    ? [
+        [
+          'Argo CD sees this cluster',
+          <ArgoCdConnectionFact api={argoCd} cluster={cluster} />,
+        ],
+      ]
+    : [];
   const facts: Array<[string, ReactNode]> = [
     ['Type', cluster.type],
     ['Connection', CONNECTION[cluster.connection] ?? cluster.connection],
@@ -39,6 +54,7 @@ export const ClusterFacts = ({ cluster }: { cluster: ClusterView }) => {
     ['Nodes', cluster.nodes],
     ['Argo CD Secret', cluster.argoSecret],
     ['Argo CD server', cluster.argoServer],
+    ...argoCdRow,
     [
       'Gitops path',
       cluster.gitopsPath || cluster.pullRequest ? (

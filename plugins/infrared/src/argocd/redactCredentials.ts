@@ -1,0 +1,17 @@
+const REDACTED = '[redacted]';
+
+/**
+ * Takes credentials out of a message before it is shown: the value after `Bearer` or `Basic`,
+ * anything shaped like a JWT (Argo CD's API tokens are JWTs), and the value of a `token`,
+ * `password` or `secret` field. The frontend never holds Argo CD's token, so it cannot look for
+ * that value; it removes every value of these shapes instead.
+ */
+export function redactCredentials(text: string): string {
+  return text
+    .replace(/\b(Bearer|Basic)\s+[^\s"',;()[\]{}]+/gi, `$1 ${REDACTED}`)
+    .replace(/\beyJ[\w-]*\.[\w-]+\.[\w-]*/g, REDACTED)
+    .replace(
+      /\b((?:[\w-]*token|password|secret)["']?\s*[:=]\s*["']?)[^\s"',;()[\]{}]+/gi,
+      `$1${REDACTED}`,
+    );
+}
