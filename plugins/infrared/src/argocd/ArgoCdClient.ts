@@ -64,17 +64,7 @@ export class ArgoCdClient implements ArgoCdApi {
     } catch {
       body = undefined;
     }
-    if (!response.ok) {
-      // Argo CD's gRPC-gateway errors carry `message`; the proxy's own carry `error.message`.
-      const detail =
-        (typeof body?.message === 'string' && body.message) ||
-        (typeof body?.error?.message === 'string' && body.error.message) ||
-        response.statusText;
-      throw new ArgoCdApiError(
-        `Argo CD answered ${response.status}${detail ? `: ${detail}` : ''}`,
-        response.status,
-      );
-    }
+    if (!response.ok) throw failure(response, body, this.proxyPath);
     if (body === undefined) {
       throw new ArgoCdApiError(
         'Argo CD answered with no JSON',
@@ -83,4 +73,33 @@ export class ArgoCdClient implements ArgoCdApi {
     }
     return body;
   }
+}
+
+/**
+ * Who refused and why: Argo CD's gRPC-gateway errors are `{ error, code, message }`; Backstage's
+ * own (the proxy without such an endpoint, a caller without a Backstage token) are
+ * `{ error: { name, message } }`; anything else (the proxy could not reach Argo CD) has no JSON.
+ */
+function failure(
+  response: Response,
+  body: any,
+  proxyPath: string,
+): ArgoCdApiError {
+  let who = 'Argo CD';
+  let detail: string | undefined =
+    typeof body?.message === 'string' ? body.message : undefined;
+  if (body?.error && typeof body.error === 'object') {
+    who = "Backstage's proxy";
+    detail = typeof body.error.message === 'string' ? body.error.message : '';
+  } else if (body === undefined) {
+    who = 'The proxy to Argo CD';
+  }
+  detail ||= response.statusText;
+  if (who !== 'Argo CD' && response.status === 404) {
+    detail += ` (is proxy.endpoints['${proxyPath}'] configured on the backend?)`;
+  }
+  return new ArgoCdApiError(
+    `${who} answered ${response.status}${detail ? `: ${detail}` : ''}`,
+    response.status,
+  );
 }

@@ -114,7 +114,7 @@ describe("Argo CD's API through Backstage's proxy, as the README configures it",
     const base = `http://127.0.0.1:${backend.server.port()}`;
     return {
       base,
-      client: (authorization?: string) =>
+      client: (authorization?: string, proxyPath = '/argocd/api') =>
         new ArgoCdClient({
           discoveryApi: { getBaseUrl: async id => `${base}/api/${id}` },
           fetchApi: {
@@ -127,7 +127,9 @@ describe("Argo CD's API through Backstage's proxy, as the README configures it",
                 },
               }),
           },
-          configApi: new ConfigReader(data),
+          configApi: new ConfigReader({
+            infrared: { argocd: { proxyPath } },
+          }),
         }),
     };
   }
@@ -161,14 +163,35 @@ describe("Argo CD's API through Backstage's proxy, as the README configures it",
     ]);
   });
 
-  it('refuses callers without a Backstage token before Argo CD is asked', async () => {
+  it('refuses callers without a Backstage token before Argo CD is asked, and says who refused', async () => {
     const { client } = await startProxy({
       ARGOCD_URL: argoUrl,
       ARGOCD_TOKEN,
     });
-    await expect(client().listClusters()).rejects.toMatchObject({
-      status: 401,
-    });
+    const error = await client()
+      .listClusters()
+      .catch(e => e);
+    expect(error).toMatchObject({ status: 401 });
+    expect(error.message).toMatch(/^Backstage's proxy answered 401: /);
+    expect(argo.requests).toEqual([]);
+  });
+
+  it("says so when the frontend's proxy path has no endpoint on the backend, or Argo CD cannot be reached", async () => {
+    const { client } = await startProxy({ ARGOCD_URL: argoUrl, ARGOCD_TOKEN });
+    const user = mockCredentials.user.header();
+    const missing = await client(user, '/argo/api')
+      .listClusters()
+      .catch(e => e);
+    expect(missing.message).toBe(
+      "The proxy to Argo CD answered 404: Not Found (is proxy.endpoints['/argo/api'] configured on the backend?)",
+    );
+
+    await stopArgo();
+    stopArgo = async () => {};
+    const down = await client(user)
+      .listClusters()
+      .catch(e => e);
+    expect(down.message).toMatch(/^The proxy to Argo CD answered 50\d/);
     expect(argo.requests).toEqual([]);
   });
 
