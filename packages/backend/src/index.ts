@@ -21,6 +21,10 @@ backend.add(
   import('@infrared-clusters/plugin-scaffolder-backend-module-infrared'),
 );
 backend.add(import('@backstage/plugin-kubernetes-backend'));
+// Every Registered Cluster in the Kubernetes plugin, credentials from its kubeconfig Secret.
+backend.add(
+  import('@infrared-clusters/plugin-kubernetes-backend-module-infrared'),
+);
 
 backend.add(import('@infrared-clusters/plugin-infrared-backend'));
 

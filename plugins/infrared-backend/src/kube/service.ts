@@ -6,11 +6,9 @@ import {
   type RootConfigService,
 } from '@backstage/backend-plugin-api';
 import {
-  isInCluster,
+  createManagementClient,
   KubeClient,
   KubeClusterProber,
-  kubeConfigFromFile,
-  kubeConfigInCluster,
   managementApi,
   RequestCounter,
   type ClusterProber,
@@ -18,7 +16,9 @@ import {
   type PlacementKubeApi,
   type ProvisioningKubeApi,
 } from '@infrared-clusters/plugin-infrared-node';
-import { readManagementClusterConfig } from '../config';
+
+// The one place that decides where the management cluster is: -node's, shared with modules.
+export { createManagementClient };
 
 /** The backend's access to the management cluster, or why there is none. */
 export interface InfraredKubeService {
@@ -38,36 +38,6 @@ export interface InfraredKubeService {
   };
   /** Why there is no management cluster access, when there is none. */
   unavailable?: string;
-}
-
-/**
- * The management cluster's client from config: `infrared.managementCluster.kubeconfigPath` when set
- * (`npm start` points it at the local control plane), else the pod's service account; or why there
- * is none. The one place the backend decides where the management cluster is.
- */
-export function createManagementClient(
-  config: RootConfigService,
-): { client: KubeClient } | { unavailable: string } {
-  const { kubeconfigPath } = readManagementClusterConfig(config);
-  try {
-    if (kubeconfigPath) {
-      return { client: new KubeClient(kubeConfigFromFile(kubeconfigPath)) };
-    }
-    if (isInCluster()) {
-      return { client: new KubeClient(kubeConfigInCluster()) };
-    }
-  } catch (e) {
-    const where = kubeconfigPath ?? 'the in-cluster service account';
-    return {
-      unavailable: `the management cluster's kubeconfig (${where}) cannot be loaded: ${
-        (e as Error).message
-      }`,
-    };
-  }
-  return {
-    unavailable:
-      'no management cluster is configured: set infrared.managementCluster.kubeconfigPath, or run the backend in a pod of the management cluster',
-  };
 }
 
 /** Builds the management cluster access from config (see `createManagementClient`). */

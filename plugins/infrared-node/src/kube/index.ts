@@ -9,3 +9,6 @@ export * from './probe';
 export * from './meta';
 export * from './placement';
 export * from './provisioning';
+export * from './connection';
+export * from './management';
+export * from './informers';

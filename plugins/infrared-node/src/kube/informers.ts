@@ -1,0 +1,161 @@
+import {
+  makeInformer,
+  type KubernetesListObject,
+  type KubernetesObject,
+  type V1Secret,
+} from '@kubernetes/client-node';
+import {
+  CLUSTER_PLURAL,
+  INFRARED_GROUP,
+  INFRARED_VERSION,
+  type ClusterResource,
+  type SecretObject,
+} from '@infrared-clusters/plugin-infrared-common';
+import type { KubeClient } from './client';
+import { plainSecret } from './meta';
+
+/** Restarts after a failed LIST or watch wait this long, then longer, up to the last. */
+const RESTART_BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
+
+/** @public */
+export interface WatchedCacheOptions {
+  /** Told when a LIST or watch fails (the cache keeps its objects and restarts after a backoff). */
+  onError?: (error: unknown) => void;
+  /** Told after every change the watch brings (and after each LIST). */
+  onChange?: () => void;
+}
+
+/**
+ * Objects kept current by one LIST and a watch from its resourceVersion (client-node's informer on
+ * the client's KubeConfig); the LIST goes through the KubeClient, so it is counted and bounded. A
+ * watch the server ends is resumed from the last resourceVersion without a new LIST; one that
+ * fails is restarted after a backoff (from that resourceVersion, or with a new LIST on 410 Gone).
+ * Readers get what the cache holds: no request.
+ *
+ * @public
+ */
+export class WatchedCache<T extends KubernetesObject, V> {
+  /** Watch connections made (LIST included), in all: tests and benches read it. */
+  connects = 0;
+  private readonly informer;
+  private stopped = false;
+  private failures = 0;
+  private restartTimer?: ReturnType<typeof setTimeout>;
+  private resolveSynced!: () => void;
+  /** Resolves once the first LIST is in the cache. */
+  readonly synced: Promise<void>;
+
+  constructor(
+    client: KubeClient,
+    path: string,
+    list: () => Promise<KubernetesListObject<T>>,
+    private readonly convert: (object: T) => V,
+    private readonly options: WatchedCacheOptions = {},
+  ) {
+    this.synced = new Promise(resolve => {
+      this.resolveSynced = resolve;
+    });
+    this.informer = makeInformer<T>(client.kubeConfig, path, async () => {
+      const answer = await list();
+      // the informer fills its cache right after this resolves, within the same task
+      setImmediate(() => {
+        this.failures = 0;
+        this.resolveSynced();
+        this.options.onChange?.();
+      });
+      return answer;
+    });
+    this.informer.on('connect', () => {
+      this.connects += 1;
+    });
+    this.informer.on('change', () => this.options.onChange?.());
+    this.informer.on('error', error => {
+      this.options.onError?.(error);
+      this.scheduleRestart();
+    });
+  }
+
+  /** Starts the LIST and the watch; resolves when the first LIST is in (or failed). */
+  async start(): Promise<void> {
+    this.stopped = false;
+    try {
+      await this.informer.start();
+    } catch (error) {
+      this.options.onError?.(error);
+      this.scheduleRestart();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    await this.informer.stop();
+  }
+
+  /** Every object in the cache (of one namespace when given). */
+  list(namespace?: string): V[] {
+    return this.informer.list(namespace).map(o => this.convert(o));
+  }
+
+  /** One object from the cache, undefined when it is not there. */
+  get(name: string, namespace?: string): V | undefined {
+    const object = this.informer.get(name, namespace);
+    return object ? this.convert(object) : undefined;
+  }
+
+  private scheduleRestart() {
+    if (this.stopped || this.restartTimer) return;
+    const delay =
+      RESTART_BACKOFF_MS[
+        Math.min(this.failures, RESTART_BACKOFF_MS.length - 1)
+      ];
+    this.failures += 1;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (!this.stopped) void this.start();
+    }, delay);
+    this.restartTimer.unref?.();
+  }
+}
+
+/**
+ * Every Cluster on the management cluster, kept current by a watch.
+ *
+ * @public
+ */
+export function watchClusters(
+  client: KubeClient,
+  options?: WatchedCacheOptions,
+): WatchedCache<KubernetesObject, ClusterResource> {
+  const target = {
+    group: INFRARED_GROUP,
+    version: INFRARED_VERSION,
+    plural: CLUSTER_PLURAL,
+  };
+  return new WatchedCache<KubernetesObject, ClusterResource>(
+    client,
+    `/apis/${INFRARED_GROUP}/${INFRARED_VERSION}/${CLUSTER_PLURAL}`,
+    () => client.custom.listClusterCustomObject(target),
+    o => o as unknown as ClusterResource,
+    options,
+  );
+}
+
+/**
+ * The Secrets of one namespace as plain JSON (`plainSecret`), kept current by a watch.
+ *
+ * @public
+ */
+export function watchSecrets(
+  client: KubeClient,
+  namespace: string,
+  options?: WatchedCacheOptions,
+): WatchedCache<V1Secret, SecretObject> {
+  return new WatchedCache<V1Secret, SecretObject>(
+    client,
+    `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`,
+    () => client.core.listNamespacedSecret({ namespace }),
+    plainSecret,
+    options,
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * The Kubernetes plugin's backend module for Infrared clusters: every Registered Cluster as a
+ * cluster of the Kubernetes plugin, with its credential from its kubeconfig Secret at request time.
+ *
+ * @packageDocumentation
+ */
+import { createInfraredKubernetesModule } from './module';
+
+export {
+  createInfraredKubernetesModule,
+  type InfraredKubernetesModuleOptions,
+} from './module';
+export type { InfraredCaches } from './caches';
+export {
+  INFRARED_AUTH_PROVIDER,
+  INFRARED_CLUSTER_METADATA,
+} from './registeredClusters';
+
+/** @public */
+export default createInfraredKubernetesModule();

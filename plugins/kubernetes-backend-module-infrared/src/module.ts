@@ -1,0 +1,87 @@
+import {
+  coreServices,
+  createBackendModule,
+} from '@backstage/backend-plugin-api';
+import {
+  kubernetesAuthStrategyExtensionPoint,
+  kubernetesClusterSupplierExtensionPoint,
+} from '@backstage/plugin-kubernetes-node';
+import {
+  createManagementClient,
+  type KubeClient,
+} from '@infrared-clusters/plugin-infrared-node';
+import { InfraredAuthStrategy } from './authStrategy';
+import { startInfraredCaches, type InfraredCaches } from './caches';
+import {
+  INFRARED_AUTH_PROVIDER,
+  RegisteredClusters,
+} from './registeredClusters';
+import { InfraredClustersSupplier } from './supplier';
+
+export interface InfraredKubernetesModuleOptions {
+  /** The management cluster's client; default the one `infrared.managementCluster` names. */
+  management?: KubeClient;
+  /** Hands out the watched caches once started (tests and benches count their connections). */
+  onCaches?: (caches: InfraredCaches) => void;
+}
+
+/**
+ * The Kubernetes plugin's module for Infrared: a cluster supplier with every Registered Cluster and
+ * the `infrared` auth strategy that gives each one's credential at request time.
+ */
+export function createInfraredKubernetesModule(
+  options: InfraredKubernetesModuleOptions = {},
+) {
+  return createBackendModule({
+    pluginId: 'kubernetes',
+    moduleId: 'infrared',
+    register(env) {
+      env.registerInit({
+        deps: {
+          config: coreServices.rootConfig,
+          logger: coreServices.logger,
+          lifecycle: coreServices.lifecycle,
+          suppliers: kubernetesClusterSupplierExtensionPoint,
+          strategies: kubernetesAuthStrategyExtensionPoint,
+        },
+        async init({ config, logger, lifecycle, suppliers, strategies }) {
+          let management = options.management;
+          if (!management) {
+            const made = createManagementClient(config);
+            if (!('client' in made)) {
+              logger.warn(
+                `infrared: ${made.unavailable}; the Kubernetes plugin gets no Infrared clusters`,
+              );
+              return;
+            }
+            management = made.client;
+          }
+          const caches = startInfraredCaches(management, logger);
+          lifecycle.addShutdownHook(() => caches.stop());
+          options.onCaches?.(caches);
+          const registered = new RegisteredClusters({
+            management,
+            clusters: caches.clusters,
+            secrets: caches.secrets,
+            logger,
+            skipMetricsLookup: config.getOptionalBoolean(
+              'infrared.kubernetes.skipMetricsLookup',
+            ),
+          });
+          strategies.addAuthStrategy(
+            INFRARED_AUTH_PROVIDER,
+            new InfraredAuthStrategy(registered),
+          );
+          suppliers.addClusterSupplier(
+            async ({ getDefault }) =>
+              new InfraredClustersSupplier(
+                registered,
+                () => caches.ready(),
+                await getDefault(),
+              ),
+          );
+        },
+      });
+    },
+  });
+}
