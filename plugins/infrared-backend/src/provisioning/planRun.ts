@@ -1,0 +1,333 @@
+import {
+  findTemplate,
+  INFRARED_NAMESPACE,
+  kubeconfigSecretName,
+  PROVISIONED_CONDITION,
+  provisionAction,
+  templateVariables,
+  tofuJobName,
+  tofuStateSecretName,
+  type ClusterResource,
+  type ClusterTemplate,
+  type PlanSummary,
+  type ProvisionAction,
+  type ProvisionStatus,
+} from '@infrared-clusters/plugin-infrared-common';
+import {
+  jobPhase,
+  parsePlanSummary,
+  provisionedCondition,
+  provisionSpecHash,
+  provisionStatusFromJob,
+  TOFU_JOB_LABELS,
+  TOFU_SPEC_HASH_ANNOTATION,
+  tofuJob,
+  type ConditionInput,
+  type ObservedJob,
+  type ObservedPod,
+  type TofuJob,
+} from '@infrared-clusters/plugin-infrared-node';
+import { finished, statusAction } from './planStatus';
+import type {
+  ClusterPlan,
+  ObservedRuns,
+  ProvisioningAction,
+  ProvisioningContext,
+  ProvisioningRead,
+  ProvisioningReads,
+} from './planTypes';
+
+/** One built Cluster's run as the planner sees it: what it runs now, and what ran. */
+export interface ClusterRun {
+  cluster: ClusterResource;
+  runs: ObservedRuns;
+  context: ProvisioningContext;
+  reads?: ProvisioningReads;
+  namespace: string;
+  name: string;
+  uid?: string;
+  generation: number;
+  action: ProvisionAction;
+  specHash: string;
+  /** The Job for the Cluster's generation and action. */
+  jobName: string;
+  recorded?: ProvisionStatus;
+  /** The Cluster's Jobs, whatever their generation. */
+  own: ObservedJob[];
+  template?: ClusterTemplate;
+}
+
+export function clusterRun(
+  cluster: ClusterResource,
+  runs: ObservedRuns,
+  context: ProvisioningContext,
+  reads?: ProvisioningReads,
+): ClusterRun {
+  const { name, uid } = cluster.metadata;
+  const generation = cluster.metadata.generation ?? 1;
+  const action = provisionAction(cluster.spec.provision!);
+  return {
+    cluster,
+    runs,
+    context,
+    reads,
+    namespace: context.namespace ?? INFRARED_NAMESPACE,
+    name,
+    uid,
+    generation,
+    action,
+    specHash: provisionSpecHash(cluster),
+    jobName: tofuJobName(name, generation, action),
+    recorded: cluster.status?.provision,
+    own: runs.jobsByCluster.get(name) ?? [],
+    template: findTemplate(context.templates, cluster.spec.template!),
+  };
+}
+
+/** A Job of this Cluster's incarnation (not of an earlier Cluster of the same name). */
+export function ownsJob(run: ClusterRun, j: ObservedJob): boolean {
+  const jobUid = j.metadata.labels?.[TOFU_JOB_LABELS.clusterUid];
+  return !jobUid || !run.uid || jobUid === run.uid;
+}
+
+function write(
+  run: ClusterRun,
+  desired: ProvisionStatus | undefined,
+  condition: ConditionInput,
+): ClusterPlan {
+  const a = statusAction(run.cluster, desired, condition, run.context.now);
+  return { actions: a ? [a] : [], desired };
+}
+
+function waiting(run: ClusterRun, message: string): ClusterPlan {
+  const { action, generation, jobName: job, namespace, specHash } = run;
+  const desired: ProvisionStatus = {
+    action,
+    generation,
+    job,
+    phase: 'Waiting',
+    message,
+    logs: `kubectl -n ${namespace} logs job/${job}`,
+    specHash,
+  };
+  return write(run, desired, provisionedCondition(desired, generation));
+}
+
+/**
+ * The Job is not made yet and must wait: only the condition says so. status.provision keeps the
+ * last Job that exists, and never names one that was not made (that name means "made").
+ */
+export function held(run: ClusterRun, message: string): ClusterPlan {
+  const condition: ConditionInput = {
+    type: PROVISIONED_CONDITION,
+    status: 'Unknown',
+    reason: 'JobWaiting',
+    message: `Job ${run.jobName}: ${message}`,
+    observedGeneration: run.generation,
+  };
+  return write(run, run.recorded, condition);
+}
+
+/**
+ * The Job to report: this generation's and action's, or, when the template and provision have not
+ * changed since (only the connection did), the one that ran them.
+ */
+export function currentJob(run: ClusterRun): ObservedJob | undefined {
+  const { own, jobName, recorded, specHash } = run;
+  const current = own.find(j => j.metadata.name === jobName);
+  if (current || !recorded || recorded.specHash !== specHash) return current;
+  return own.find(j => j.metadata.name === recorded.job && ownsJob(run, j));
+}
+
+/** No Job to report: make this generation's, unless it ran already or another still runs. */
+export function startJob(run: ClusterRun): ClusterPlan {
+  const { recorded, jobName, specHash, own, runs, cluster, template } = run;
+  if (recorded?.job === jobName) return { actions: [] };
+  if (recorded?.specHash === specHash) return { actions: [] };
+  const running = own.find(
+    j =>
+      ownsJob(run, j) &&
+      !finished(jobPhase(j, runs.podsByJob.get(j.metadata.name))),
+  );
+  if (running) {
+    return held(run, `waits for Job ${running.metadata.name} to finish`);
+  }
+  const provision = cluster.spec.provision!;
+  let job: TofuJob;
+  try {
+    job = tofuJob(cluster, {
+      namespace: run.namespace,
+      templateSource: template?.source,
+      variables: template
+        ? templateVariables(template, provision.variables)
+        : undefined,
+    });
+  } catch (e) {
+    const desired: ProvisionStatus = {
+      action: run.action,
+      generation: run.generation,
+      job: jobName,
+      phase: 'Failed',
+      message: `not started: ${(e as Error).message}`,
+      specHash,
+    };
+    return write(run, desired, {
+      type: PROVISIONED_CONDITION,
+      status: 'False',
+      reason: 'InvalidSpec',
+      message: desired.message!,
+      observedGeneration: run.generation,
+    });
+  }
+  const plan = waiting(run, 'waiting for the Job to start its Pod');
+  return 'actions' in plan
+    ? { ...plan, actions: [{ type: 'createJob', job }, ...plan.actions] }
+    : plan;
+}
+
+/** What is known of the Job to report. */
+interface ReportedJob {
+  job: ObservedJob;
+  action: string;
+  generation: number;
+  pod?: ObservedPod;
+  phase: string;
+  /** status.provision already records this Job's final phase. */
+  alreadyFinal: boolean;
+  /** An apply that succeeded registers the cluster from its output. */
+  wantsRegistration: boolean;
+}
+
+function reportedJob(run: ClusterRun, job: ObservedJob): ReportedJob {
+  const { recorded, cluster, context } = run;
+  const labels = job.metadata.labels ?? {};
+  const action = labels[TOFU_JOB_LABELS.action] ?? run.action;
+  const pod = run.runs.podsByJob.get(job.metadata.name);
+  const phase = jobPhase(job, pod);
+  return {
+    job,
+    action,
+    generation: Number(labels[TOFU_JOB_LABELS.generation] ?? run.generation),
+    pod,
+    phase,
+    alreadyFinal:
+      recorded?.job === job.metadata.name &&
+      finished(recorded.phase) &&
+      recorded.phase === phase,
+    wantsRegistration:
+      phase === 'Succeeded' &&
+      action === 'apply' &&
+      !cluster.spec.connection &&
+      !!context.kubeconfigOutput,
+  };
+}
+
+/** The reads a finished Job needs first: credentials to redact, a plan's log, an apply's outputs. */
+function readsFor(run: ClusterRun, r: ReportedJob): ProvisioningRead[] {
+  const { namespace, reads } = run;
+  const credentialsSecret =
+    run.cluster.spec.provision!.credentialsSecretRef?.name;
+  const needs: ProvisioningRead[] = [];
+  if (finished(r.phase) && !r.alreadyFinal && reads === undefined) {
+    if (credentialsSecret)
+      needs.push({ type: 'credentials', namespace, secret: credentialsSecret });
+    if (r.phase === 'Succeeded' && r.action === 'plan' && r.pod)
+      needs.push({
+        type: 'log',
+        namespace,
+        pod: r.pod.metadata.name,
+        container: 'tofu',
+      });
+  }
+  if (r.wantsRegistration && reads?.outputs === undefined)
+    needs.push({
+      type: 'outputs',
+      namespace,
+      secret: tofuStateSecretName(run.name),
+    });
+  return needs;
+}
+
+/** status.provision for the reported Job. */
+function reportedStatus(run: ClusterRun, r: ReportedJob): ProvisionStatus {
+  const { recorded, reads, specHash } = run;
+  let summary: PlanSummary | undefined;
+  if (r.alreadyFinal) summary = recorded?.summary;
+  else if (typeof reads?.log === 'string')
+    summary = parsePlanSummary(reads.log);
+  const desired = r.alreadyFinal
+    ? { ...recorded! }
+    : provisionStatusFromJob(r.job, {
+        action: r.action as ProvisionAction,
+        generation: r.generation,
+        pod: r.pod,
+        specHash:
+          r.job.metadata.annotations?.[TOFU_SPEC_HASH_ANNOTATION] ?? specHash,
+        summary,
+        secrets: reads?.credentials ?? [],
+      });
+  if (
+    !r.alreadyFinal &&
+    r.action === 'plan' &&
+    r.phase === 'Succeeded' &&
+    !summary
+  ) {
+    desired.message = 'plan: no summary in the log (see the log for the plan)';
+  }
+  return desired;
+}
+
+/** Auto-registration from an apply's output, and what the condition says of it. */
+function registration(
+  run: ClusterRun,
+  r: ReportedJob,
+  condition: ConditionInput,
+): { actions: ProvisioningAction[]; condition: ConditionInput } {
+  const { cluster, context } = run;
+  const secretName = kubeconfigSecretName(run.name);
+  const registered = `; its output ${context.kubeconfigOutput} registers the cluster (Secret ${secretName})`;
+  if (r.wantsRegistration) {
+    const output = context.kubeconfigOutput!;
+    const value = run.reads?.outputs?.[output]?.value;
+    if (typeof value === 'string' && value.trim()) {
+      return {
+        actions: [{ type: 'register', cluster, secretName, kubeconfig: value }],
+        condition: { ...condition, message: condition.message + registered },
+      };
+    }
+    return {
+      actions: [],
+      condition: {
+        ...condition,
+        message: `${condition.message}; it has no output ${output}: put the cluster's kubeconfig in a Secret and set spec.connection.kubeconfigSecretRef`,
+      },
+    };
+  }
+  if (
+    r.phase === 'Succeeded' &&
+    r.action === 'apply' &&
+    context.kubeconfigOutput &&
+    cluster.spec.connection?.kubeconfigSecretRef?.name === secretName
+  ) {
+    return {
+      actions: [],
+      condition: { ...condition, message: condition.message + registered },
+    };
+  }
+  return { actions: [], condition };
+}
+
+/** The Job exists: report it, with its own action and generation (after the reads it needs). */
+export function reportJob(run: ClusterRun, job: ObservedJob): ClusterPlan {
+  const r = reportedJob(run, job);
+  const needs = readsFor(run, r);
+  if (needs.length) return { reads: needs };
+  const desired = reportedStatus(run, r);
+  const { actions, condition } = registration(
+    run,
+    r,
+    provisionedCondition(desired, r.generation),
+  );
+  const status = statusAction(run.cluster, desired, condition, run.context.now);
+  return { actions: status ? [...actions, status] : actions, desired };
+}

@@ -1,0 +1,58 @@
+import {
+  PROVISIONED_CONDITION,
+  type ClusterCondition,
+  type ClusterResource,
+  type ProvisionStatus,
+} from '@infrared-clusters/plugin-infrared-common';
+import {
+  setCondition,
+  type ConditionInput,
+} from '@infrared-clusters/plugin-infrared-node';
+import type { ProvisioningAction } from './planTypes';
+
+/** Whether a Job phase is final. */
+export const finished = (phase: string) =>
+  phase === 'Succeeded' || phase === 'Failed';
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value ?? null, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .filter(k => v[k] !== undefined)
+            .map(k => [k, v[k]]),
+        )
+      : v,
+  );
+}
+
+/** The status write for a desired provision status and condition, if anything changes. */
+export function statusAction(
+  cluster: ClusterResource,
+  desired: ProvisionStatus | undefined,
+  condition: ConditionInput,
+  now: string,
+): ProvisioningAction | undefined {
+  const conditions: ClusterCondition[] = setCondition(
+    cluster.status?.conditions,
+    condition,
+    now,
+  );
+  const current = cluster.status ?? {};
+  const same =
+    canonical(current.provision) === canonical(desired) &&
+    canonical(
+      current.conditions?.find(c => c.type === PROVISIONED_CONDITION),
+    ) === canonical(conditions.find(c => c.type === PROVISIONED_CONDITION));
+  if (same) return undefined;
+  return {
+    type: 'writeStatus',
+    cluster: {
+      ...cluster,
+      status: desired
+        ? { ...current, provision: desired, conditions }
+        : { ...current, conditions },
+    },
+  };
+}
