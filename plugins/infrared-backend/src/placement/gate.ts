@@ -21,15 +21,17 @@ import {
 } from './application';
 import type { ApplicationValidator } from './argoModels';
 import {
-  completePromotion,
   isGated,
   planRelease,
   releaseRef,
-  releaseStatusChanged,
   type GateWorld,
-  type PromotionOutcome,
   type ReleasePlan,
 } from './plan';
+import {
+  completePromotion,
+  releaseStatusChanged,
+  type PromotionOutcome,
+} from './promotion';
 
 export interface ReleaseGateOptions {
   kube: PlacementKubeApi;

@@ -12,5 +12,6 @@ export {
   type PlacementServiceOptions,
 } from './service';
 export { ReleaseGate, promotionKey, type GatePassSummary } from './gate';
-export { planRelease, completePromotion, GateReasons } from './plan';
+export { planRelease, GateReasons } from './plan';
+export { completePromotion } from './promotion';
 export { buildZoneApplication, renderZoneApplication } from './application';

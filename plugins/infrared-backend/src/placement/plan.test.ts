@@ -7,13 +7,8 @@ import type {
   ReleaseZoneStatus,
 } from '@infrared-clusters/plugin-infrared-common';
 import type { ArgoObject } from '@infrared-clusters/plugin-infrared-node';
-import {
-  completePromotion,
-  isGated,
-  planRelease,
-  releaseStatusChanged,
-  type GateWorld,
-} from './plan';
+import { isGated, planRelease, type GateWorld } from './plan';
+import { completePromotion, releaseStatusChanged } from './promotion';
 
 const NS = 'ir-org-acme';
 const NOW = '2026-11-30T12:00:00.000Z';

@@ -23,7 +23,6 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import type {
   ArgoObject,
-  GitopsPublishResult,
   GitopsPullRequest,
 } from '@infrared-clusters/plugin-infrared-node';
 import { RELEASE_ANNOTATION } from './application';
@@ -175,38 +174,185 @@ export function summarize(
   };
 }
 
-/** Plans one Release (see the module comment). */
-export function planRelease(
+/** What a zone's step decides: its status, and whether it is the zone to promote. */
+interface ZoneStep {
+  status: ReleaseZoneStatus;
+  promote?: ZonePromotion;
+}
+
+/** Where the walk over the zones stands when it comes to one. */
+interface ZoneWalk {
+  world: GateWorld;
+  ref: string;
+  /** The first zone before this one that is not Healthy. */
+  blockedBy?: string;
+  /** A zone before this one is to be promoted. */
+  promoting: boolean;
+}
+
+/** A zone already on its way: Healthy stays, Syncing follows Argo CD, an open change is checked again. */
+function zoneUnderway(
+  zone: ProductZone,
+  before: ReleaseZoneStatus | undefined,
+  placement: ZonePlacement,
+  walk: ZoneWalk,
+): ZoneStep | undefined {
+  if (before?.phase === 'Healthy') {
+    return {
+      status: entry(
+        zone,
+        before,
+        'Healthy',
+        before.reason ?? GateReasons.Healthy,
+        before.message ?? '',
+      ),
+    };
+  }
+  if (before?.phase === 'Syncing') {
+    const state = applicationState(
+      walk.world.applications.get(placement.applicationName),
+      walk.ref,
+      placement,
+    );
+    return {
+      status: state.healthy
+        ? entry(zone, before, 'Healthy', GateReasons.Healthy, state.message, {
+            healthyAt: walk.world.now,
+          })
+        : entry(
+            zone,
+            before,
+            'Syncing',
+            GateReasons.WaitingForArgoCD,
+            state.message,
+          ),
+    };
+  }
+  if (before?.phase === 'Promoting' && before.pullRequestURL) {
+    // The change is out for review: check its pull request again, whatever the decision now.
+    const status = entry(
+      zone,
+      before,
+      'Promoting',
+      before.reason ?? GateReasons.PullRequestOpen,
+      before.message ?? '',
+    );
+    if (walk.blockedBy || walk.promoting) return { status };
+    const pending = { number: before.pullRequest, url: before.pullRequestURL };
+    return { status, promote: { zone, placement, pending } };
+  }
+  if (
+    before?.phase === 'Failed' &&
+    before.reason === GateReasons.PullRequestClosed
+  ) {
+    // A human closed the change: not opened again for this Release.
+    return {
+      status: entry(
+        zone,
+        before,
+        'Failed',
+        before.reason,
+        before.message ?? '',
+      ),
+    };
+  }
+  return undefined;
+}
+
+/** One zone's phase from its last one and its placement decision (see the module comment). */
+function zoneStep(
+  zone: ProductZone,
+  before: ReleaseZoneStatus | undefined,
+  placement: ZonePlacement,
+  walk: ZoneWalk,
+): ZoneStep {
+  const underway = zoneUnderway(zone, before, placement, walk);
+  if (underway) return underway;
+  const at = (
+    phase: ReleaseZoneStatus['phase'],
+    reason: string,
+    message: string,
+  ) => entry(zone, before, phase, reason, message);
+  if (placement.decision === 'Fails') {
+    return { status: at('Failed', placement.reason, placement.message) };
+  }
+  if (walk.blockedBy) {
+    return {
+      status: at(
+        'Pending',
+        GateReasons.WaitingForZone,
+        `waits for zone ${walk.blockedBy} to be Healthy`,
+      ),
+    };
+  }
+  if (placement.decision === 'Waits') {
+    return { status: at('Pending', placement.reason, placement.message) };
+  }
+  if (zoneApproval(zone) === 'human' && !before?.approvedBy) {
+    return {
+      status: at(
+        'AwaitingApproval',
+        GateReasons.ApprovalRequired,
+        `zone ${zone.name} needs a human approval (status.zones[].approvedBy) before it is promoted; ${placement.message}`,
+      ),
+    };
+  }
+  return {
+    status: at('Pending', placement.reason, placement.message),
+    promote: { zone, placement },
+  };
+}
+
+/** The Release's Product with its zones, or the plan that fails the Release for want of them. */
+function releaseProduct(
   release: ReleaseResource,
   world: GateWorld,
-): ReleasePlan {
+):
+  | { product: ProductResource; zones: ProductZone[] }
+  | { failed: ReleasePlan } {
   const current = release.status ?? {};
   const namespace = release.metadata.namespace ?? '';
   const productName = release.spec?.productRef?.name ?? '';
   const product = world.products.get(`${namespace}/${productName}`);
   if (!product) {
     return {
-      release,
-      status: {
-        ...current,
-        phase: 'Failed',
-        message: `Product ${namespace}/${productName} not found: a Release ships a Product of its own namespace`,
+      failed: {
+        release,
+        status: {
+          ...current,
+          phase: 'Failed',
+          message: `Product ${namespace}/${productName} not found: a Release ships a Product of its own namespace`,
+        },
       },
     };
   }
   const zones = product.spec.delivery?.zones ?? [];
   if (!zones.length) {
     return {
-      release,
-      product,
-      status: {
-        ...current,
-        phase: 'Failed',
-        message: `Product ${namespace}/${productName} has no delivery zones (spec.delivery.zones)`,
+      failed: {
+        release,
+        product,
+        status: {
+          ...current,
+          phase: 'Failed',
+          message: `Product ${namespace}/${productName} has no delivery zones (spec.delivery.zones)`,
+        },
       },
     };
   }
+  return { product, zones };
+}
 
+/** Plans one Release (see the module comment). */
+export function planRelease(
+  release: ReleaseResource,
+  world: GateWorld,
+): ReleasePlan {
+  const found = releaseProduct(release, world);
+  if ('failed' in found) return found.failed;
+  const { product, zones } = found;
+  const current = release.status ?? {};
+  const namespace = release.metadata.namespace ?? '';
   const org = findOrgOfNamespace(world.orgs, namespace);
   const allowlist = org
     ? { name: org.metadata.name, clusterAllowlist: orgAllowlist(org) }
@@ -218,9 +364,7 @@ export function planRelease(
   const out: ReleaseZoneStatus[] = [];
   let promote: ZonePromotion | undefined;
   let blockedBy: string | undefined;
-
   for (const zone of zones) {
-    const before = prior.get(zone.name);
     const placement = decideZonePlacement({
       zone,
       productNamespace: namespace,
@@ -230,201 +374,18 @@ export function planRelease(
       project: world.project,
       appProject,
     });
-    let status: ReleaseZoneStatus;
-
-    if (before?.phase === 'Healthy') {
-      status = entry(
-        zone,
-        before,
-        'Healthy',
-        before.reason ?? GateReasons.Healthy,
-        before.message ?? '',
-      );
-    } else if (before?.phase === 'Syncing') {
-      const state = applicationState(
-        world.applications.get(placement.applicationName),
-        ref,
-        placement,
-      );
-      status = state.healthy
-        ? entry(zone, before, 'Healthy', GateReasons.Healthy, state.message, {
-            healthyAt: world.now,
-          })
-        : entry(
-            zone,
-            before,
-            'Syncing',
-            GateReasons.WaitingForArgoCD,
-            state.message,
-          );
-    } else if (before?.phase === 'Promoting' && before.pullRequestURL) {
-      // The change is out for review: check its pull request again, whatever the decision now.
-      status = entry(
-        zone,
-        before,
-        'Promoting',
-        before.reason ?? GateReasons.PullRequestOpen,
-        before.message ?? '',
-      );
-      if (!blockedBy && !promote) {
-        promote = {
-          zone,
-          placement,
-          pending: { number: before.pullRequest, url: before.pullRequestURL },
-        };
-      }
-    } else if (
-      before?.phase === 'Failed' &&
-      before.reason === GateReasons.PullRequestClosed
-    ) {
-      // A human closed the change: not opened again for this Release.
-      status = entry(
-        zone,
-        before,
-        'Failed',
-        before.reason,
-        before.message ?? '',
-      );
-    } else if (placement.decision === 'Fails') {
-      status = entry(
-        zone,
-        before,
-        'Failed',
-        placement.reason,
-        placement.message,
-      );
-    } else if (blockedBy) {
-      status = entry(
-        zone,
-        before,
-        'Pending',
-        GateReasons.WaitingForZone,
-        `waits for zone ${blockedBy} to be Healthy`,
-      );
-    } else if (placement.decision === 'Waits') {
-      status = entry(
-        zone,
-        before,
-        'Pending',
-        placement.reason,
-        placement.message,
-      );
-    } else if (zoneApproval(zone) === 'human' && !before?.approvedBy) {
-      status = entry(
-        zone,
-        before,
-        'AwaitingApproval',
-        GateReasons.ApprovalRequired,
-        `zone ${zone.name} needs a human approval (status.zones[].approvedBy) before it is promoted; ${placement.message}`,
-      );
-    } else {
-      status = entry(
-        zone,
-        before,
-        'Pending',
-        placement.reason,
-        placement.message,
-      );
-      promote = { zone, placement };
-    }
-    out.push(status);
-    if (status.phase !== 'Healthy' && !blockedBy) blockedBy = zone.name;
+    const step = zoneStep(zone, prior.get(zone.name), placement, {
+      world,
+      ref,
+      blockedBy,
+      promoting: !!promote,
+    });
+    if (step.promote) promote = step.promote;
+    out.push(step.status);
+    if (step.status.phase !== 'Healthy' && !blockedBy) blockedBy = zone.name;
   }
 
   const next: ReleaseStatus = { ...current, zones: out };
   Object.assign(next, summarize(out));
   return { release, product, status: next, promote };
-}
-
-/** The outcome of promoting a zone: the publisher's result, or why it could not publish. */
-export type PromotionOutcome =
-  | { result: GitopsPublishResult }
-  | { error: string; invalid?: boolean };
-
-/** The Release status once the zone's change was published (or was not). */
-export function completePromotion(
-  status: ReleaseStatus,
-  promotion: Pick<ZonePromotion, 'zone' | 'placement'>,
-  outcome: PromotionOutcome,
-  now: string,
-): ReleaseStatus {
-  const zoneName = promotion.zone.name;
-  const zones = (status.zones ?? []).map(z => {
-    if (z.name !== zoneName) return z;
-    const started = { startedAt: z.startedAt ?? now };
-    if ('error' in outcome) {
-      return {
-        ...z,
-        phase: outcome.invalid ? ('Failed' as const) : z.phase,
-        reason: outcome.invalid
-          ? GateReasons.InvalidApplication
-          : GateReasons.PublishFailed,
-        message: outcome.invalid
-          ? outcome.error
-          : `the gitops change could not be published (tried again next pass): ${outcome.error}`,
-      };
-    }
-    const { result } = outcome;
-    const pr: Partial<ReleaseZoneStatus> = {
-      pullRequestURL: result.pullRequest?.url ?? result.url,
-    };
-    if (result.pullRequest?.number !== undefined)
-      pr.pullRequest = result.pullRequest.number;
-    const label = result.pullRequest?.number
-      ? `pull request #${result.pullRequest.number}`
-      : 'the change';
-    if (result.state === 'merged') {
-      return {
-        ...z,
-        ...started,
-        ...pr,
-        phase: 'Syncing' as const,
-        reason: GateReasons.WaitingForArgoCD,
-        // What the next pass says too, while Argo CD has not applied the file.
-        message: applicationState(undefined, '', promotion.placement).message,
-      };
-    }
-    if (result.state === 'closed') {
-      return {
-        ...z,
-        ...started,
-        ...pr,
-        phase: 'Failed' as const,
-        reason: GateReasons.PullRequestClosed,
-        message: `${label} was closed without merging: ${pr.pullRequestURL}`,
-      };
-    }
-    return {
-      ...z,
-      ...started,
-      ...pr,
-      phase: 'Promoting' as const,
-      reason: GateReasons.PullRequestOpen,
-      message: `${label} waits to be merged: ${pr.pullRequestURL}`,
-    };
-  });
-  return { ...status, zones, ...summarize(zones) };
-}
-
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v).sort(([a], [b]) => a.localeCompare(b)),
-        )
-      : v,
-  );
-}
-
-/** Whether writing `next` would change the Release's status. */
-export function releaseStatusChanged(
-  before: ReleaseStatus | undefined,
-  next: ReleaseStatus,
-): boolean {
-  const pick = (s: ReleaseStatus | undefined) => ({
-    phase: s?.phase,
-    message: s?.message,
-    zones: s?.zones ?? [],
-  });
-  return canonical(pick(before)) !== canonical(pick(next));
 }
