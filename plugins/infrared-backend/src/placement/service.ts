@@ -24,6 +24,8 @@ import {
   type OrganizationView,
   type ProductPlacementView,
   type ProductResource,
+  type ReleaseResource,
+  type ReleaseZoneStatus,
   type ZoneView,
 } from '@infrared-clusters/plugin-infrared-common';
 import {
@@ -57,6 +59,19 @@ export interface AllowlistChange {
   before: string[];
   after: string[];
   changed: boolean;
+}
+
+/** A zone row's part of the latest Release: its name, and the zone's phase in it when it has one. */
+function zoneInRelease(
+  release: ReleaseResource,
+  zone: ReleaseZoneStatus | undefined,
+) {
+  return {
+    name: release.metadata.name,
+    ...(zone
+      ? { phase: zone.phase, reason: zone.reason, message: zone.message }
+      : {}),
+  };
 }
 
 export class PlacementService {
@@ -190,20 +205,7 @@ export class PlacementService {
           environment: zoneEnvironment(zone),
           approval: zoneApproval(zone),
           choices: allowed,
-          ...(release
-            ? {
-                release: {
-                  name: release.metadata.name,
-                  ...(inRelease
-                    ? {
-                        phase: inRelease.phase,
-                        reason: inRelease.reason,
-                        message: inRelease.message,
-                      }
-                    : {}),
-                },
-              }
-            : {}),
+          ...(release ? { release: zoneInRelease(release, inRelease) } : {}),
         };
       }),
       can: {
