@@ -4,6 +4,7 @@ import kubernetesPlugin from '@backstage/plugin-kubernetes/alpha';
 import orgPlugin from '@backstage/plugin-org/alpha';
 import userSettingsPlugin from '@backstage/plugin-user-settings/alpha';
 import infraredPlugin from '@infrared-clusters/plugin-infrared/alpha';
+import { kubernetesAuthModule } from './modules/kubernetesAuth';
 import { navModule } from './modules/nav';
 import { signInModule } from './modules/signIn';
 
@@ -11,6 +12,7 @@ export default createApp({
   features: [
     catalogPlugin,
     kubernetesPlugin,
+    kubernetesAuthModule,
     orgPlugin,
     userSettingsPlugin,
     infraredPlugin,
