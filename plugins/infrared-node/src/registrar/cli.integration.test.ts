@@ -6,6 +6,7 @@ import {
 } from '@internal/devenv';
 import { kubeConfigFromText } from '../kube/client';
 import { main } from './cli';
+import { LiveChildren } from './__testUtils__/liveChildren';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import fs from 'node:fs';
@@ -22,7 +23,8 @@ const workload = cp.cluster('workload-a');
 const admin: DevenvClient = cp.client('management');
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-const created: string[] = [];
+const children = new LiveChildren(admin);
+const createNamespace = children.createNamespace.bind(children);
 let dir: string;
 
 beforeAll(() => {
@@ -31,23 +33,8 @@ beforeAll(() => {
 
 afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
-  await Promise.all(
-    created.map(ns =>
-      admin
-        .request('DELETE', `/api/v1/namespaces/${ns}`)
-        .catch(() => undefined),
-    ),
-  );
+  await children.cleanUp();
 });
-
-async function createNamespace(name: string, labels: Record<string, string>) {
-  created.push(name);
-  await admin.must('POST', '/api/v1/namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name, labels },
-  });
-}
 
 /** The command as a user types it, from the repository root; bounded in time. */
 function npxRegistrar(
@@ -365,29 +352,12 @@ describe('infrared-registrar without --once on a real control plane', () => {
       );
 
       // A child that appears after the start is registered by a later pass.
-      const ns = uniqueName('k3k');
-      const cluster = uniqueName('late');
-      await createNamespace(ns, {
-        [`${P}managed-by`]: managedBy,
-        [`${P}cluster`]: cluster,
-      });
-      await admin.must('POST', `/api/v1/namespaces/${ns}/secrets`, {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: `k3k-${cluster}-kubeconfig`, namespace: ns },
-        data: { 'kubeconfig.yaml': b64(workload.kubeconfig) },
-      });
-      await eventually(
-        async () =>
-          (
-            await admin.request(
-              'GET',
-              `/api/v1/namespaces/${target}/secrets/cluster-${cluster}`,
-            )
-          ).status === 200,
-        30_000,
-        200,
+      const cluster = await children.addChild(
+        managedBy,
+        workload.kubeconfig,
+        'late',
       );
+      await children.registered(target, cluster, 200);
       expect(
         a.out.filter(l => l.includes('msg="registered cluster"')),
       ).toHaveLength(1);
@@ -469,36 +439,15 @@ describe('infrared-registrar is watch-driven', () => {
     let n = 0;
     const child = async () => {
       n++;
-      const ns = uniqueName('k3k');
-      const cluster = uniqueName('w');
-      await createNamespace(ns, {
-        [`${P}managed-by`]: managedBy,
-        [`${P}cluster`]: cluster,
-      });
-      await admin.must('POST', `/api/v1/namespaces/${ns}/secrets`, {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: `k3k-${cluster}-kubeconfig`, namespace: ns },
-        data: {
-          'kubeconfig.yaml': b64(
-            workload.kubeconfig.replace(
-              workload.server,
-              `https://192.0.2.${n}:6443`,
-            ),
-          ),
-        },
-      });
-      await eventually(
-        async () =>
-          (
-            await admin.request(
-              'GET',
-              `/api/v1/namespaces/${target}/secrets/cluster-${cluster}`,
-            )
-          ).status === 200,
-        30_000,
-        100,
+      const cluster = await children.addChild(
+        managedBy,
+        workload.kubeconfig.replace(
+          workload.server,
+          `https://192.0.2.${n}:6443`,
+        ),
+        'w',
       );
+      await children.registered(target, cluster);
     };
     try {
       await eventually(

@@ -15,6 +15,7 @@ import { runRegistrarPass } from './executor';
 import { RegistrarMetrics, REGISTRAR_METRIC_NAMES } from './metrics';
 import { resolveRegistrarOptions, type RegistrarInput } from './options';
 import { captureLogger, recordingMeter } from './__testUtils__/memoryApi';
+import { LiveChildren } from './__testUtils__/liveChildren';
 
 jest.setTimeout(180_000);
 
@@ -40,21 +41,8 @@ function workloadKubeconfig(
   return stringify(doc);
 }
 
-const created: string[] = [];
-
-async function createNamespace(
-  name: string,
-  labels: Record<string, string>,
-  extra: { annotations?: Record<string, string>; finalizers?: string[] } = {},
-) {
-  created.push(name);
-  const res = await admin.must('POST', '/api/v1/namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name, labels, ...extra },
-  });
-  return res.body;
-}
+const children = new LiveChildren(admin);
+const createNamespace = children.createNamespace.bind(children);
 
 async function putSecret(
   ns: string,
@@ -163,15 +151,7 @@ async function registrar(input: RegistrarInput = {}) {
   };
 }
 
-afterAll(async () => {
-  await Promise.all(
-    created.map(ns =>
-      admin
-        .request('DELETE', `/api/v1/namespaces/${ns}`)
-        .catch(() => undefined),
-    ),
-  );
-});
+afterAll(() => children.cleanUp());
 
 describe('registrar on a real control plane', () => {
   it('registers k3k and vcluster children; the written Secret reaches workload-a; a steady pass makes 2 requests and no write', async () => {
@@ -275,7 +255,7 @@ describe('registrar on a real control plane', () => {
       name,
       managedBy: r.managedBy,
     });
-    created.push(child.namespace);
+    children.created.push(child.namespace);
     try {
       const { report } = await r.pass();
       expect(report.errors).toEqual([]);
