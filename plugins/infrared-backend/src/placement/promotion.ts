@@ -9,6 +9,7 @@ import {
   summarize,
   type ZonePromotion,
 } from './plan';
+import { canonicalJson } from '../canonicalJson';
 
 /** The outcome of promoting a zone: the publisher's result, or why it could not publish. */
 export type PromotionOutcome =
@@ -80,16 +81,6 @@ export function completePromotion(
   return { ...status, zones, ...summarize(zones) };
 }
 
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v).sort(([a], [b]) => a.localeCompare(b)),
-        )
-      : v,
-  );
-}
-
 /** Whether writing `next` would change the Release's status. */
 export function releaseStatusChanged(
   before: ReleaseStatus | undefined,
@@ -100,5 +91,5 @@ export function releaseStatusChanged(
     message: s?.message,
     zones: s?.zones ?? [],
   });
-  return canonical(pick(before)) !== canonical(pick(next));
+  return canonicalJson(pick(before)) !== canonicalJson(pick(next));
 }

@@ -9,23 +9,11 @@ import {
   type ConditionInput,
 } from '@infrared-clusters/plugin-infrared-node';
 import type { ProvisioningAction } from './planTypes';
+import { canonicalJson } from '../canonicalJson';
 
 /** Whether a Job phase is final. */
 export const finished = (phase: string) =>
   phase === 'Succeeded' || phase === 'Failed';
-
-function canonical(value: unknown): string {
-  return JSON.stringify(value ?? null, (_k, v) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .filter(k => v[k] !== undefined)
-            .map(k => [k, v[k]]),
-        )
-      : v,
-  );
-}
 
 /** The status write for a desired provision status and condition, if anything changes. */
 export function statusAction(
@@ -41,10 +29,10 @@ export function statusAction(
   );
   const current = cluster.status ?? {};
   const same =
-    canonical(current.provision) === canonical(desired) &&
-    canonical(
+    canonicalJson(current.provision) === canonicalJson(desired) &&
+    canonicalJson(
       current.conditions?.find(c => c.type === PROVISIONED_CONDITION),
-    ) === canonical(conditions.find(c => c.type === PROVISIONED_CONDITION));
+    ) === canonicalJson(conditions.find(c => c.type === PROVISIONED_CONDITION));
   if (same) return undefined;
   return {
     type: 'writeStatus',

@@ -4,6 +4,7 @@ import {
   type ClusterResource,
   type ClusterStatus,
 } from '@infrared-clusters/plugin-infrared-common';
+import { canonicalJson } from '../../canonicalJson';
 
 /** The status fields this reconciler owns; the rest (provision, detected ...) belong to others. */
 const OWNED_FIELDS = [
@@ -50,26 +51,14 @@ export function mergeOwnedStatus(
   return out;
 }
 
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .filter(k => v[k] !== undefined)
-            .map(k => [k, v[k]]),
-        )
-      : v,
-  );
-}
-
 /** Whether writing `desired` would change the stored status. */
 export function statusChanged(
   current: ClusterStatus | undefined,
   desired: ClusterStatus,
 ): boolean {
   return (
-    canonical(mergeOwnedStatus(current, desired)) !== canonical(current ?? {})
+    canonicalJson(mergeOwnedStatus(current, desired)) !==
+    canonicalJson(current ?? {})
   );
 }
 
