@@ -2,7 +2,8 @@
 /*
  * Writes the API entity of catalog-info.yaml from the backend plugin's OpenAPI description, inline:
  * the catalog reads catalog-info.yaml as a `file` location, and no URL reader reads files, so a
- * `$text` placeholder cannot point at the spec. Everything after MARKER is generated.
+ * `$text` placeholder cannot point at the spec. The document after MARKER is generated; the others
+ * are left as they are.
  *
  *   node scripts/catalog-info-api.js          # rewrite catalog-info.yaml
  *   node scripts/catalog-info-api.js --check  # exit 1 when it is out of date
@@ -38,14 +39,19 @@ function apiEntity() {
   };
 }
 
-/** catalog-info.yaml as it should be: the hand-written part, the marker, the API entity. */
-function expectedCatalogInfo() {
-  const current = fs.readFileSync(CATALOG_INFO, 'utf8');
+/**
+ * catalog-info.yaml as it should be: every hand-written document as it is, and the API entity (the
+ * document after MARKER, up to the next `---`) written anew; appended when there is none yet.
+ */
+function expectedCatalogInfo(current = fs.readFileSync(CATALOG_INFO, 'utf8')) {
+  const api = `${MARKER}\n${YAML.stringify(apiEntity(), { lineWidth: 0 })}`;
   const at = current.indexOf(MARKER);
-  const head = (at < 0 ? current : current.slice(0, at)).replace(/\s*$/, '');
-  return `${head}\n---\n${MARKER}\n${YAML.stringify(apiEntity(), {
-    lineWidth: 0,
-  })}`.replace(/\n---\n---\n/, '\n---\n');
+  if (at < 0) return `${current.replace(/\s*$/, '')}\n---\n${api}`;
+  // the definition is a block scalar, indented: a line `---` can only be the next document
+  const end = current.indexOf('\n---\n', at);
+  return `${current.slice(0, at)}${api}${
+    end < 0 ? '' : current.slice(end + 1)
+  }`;
 }
 
 if (require.main === module) {
@@ -71,6 +77,7 @@ function catalogInfoEntities() {
 }
 
 module.exports = {
+  MARKER,
   expectedCatalogInfo,
   catalogInfoEntities,
   CATALOG_INFO,

@@ -12,6 +12,10 @@ backend.add(import('@backstage/plugin-catalog-backend'));
 backend.add(
   import('@backstage/plugin-catalog-backend-module-scaffolder-entity-model'),
 );
+// Each Cluster as a Resource of type kubernetes-cluster; Products dependsOn the clusters they use.
+backend.add(
+  import('@infrared-clusters/plugin-catalog-backend-module-infrared'),
+);
 
 backend.add(import('@backstage/plugin-permission-backend'));
 backend.add(import('./modules/permissionPolicy'));

@@ -1,0 +1,315 @@
+/*
+ * The catalog entity provider benchmark (run through run.js). N Clusters (default 1,000) made as
+ * custom resources on the management API server, each with its kubeconfig Secret (labelled as
+ * Infrared labels the ones it makes), no workload API server behind them. A test backend runs the
+ * catalog backend (SQLite in memory) with the provider; the bench calls its full mutation: the first
+ * (every entity new), then three with nothing changed (median), and a delta for one Cluster. Prints
+ * the wall time of each against the anchor (a full mutation <= 2 s), the management API requests,
+ * and how long the catalog took to have every Resource queryable (processing and stitching, after
+ * the mutation; not the provider's time).
+ */
+import { createBackendModule } from '@backstage/backend-plugin-api';
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import { databaseServiceFactory } from '@backstage/backend-defaults/database';
+import catalogPlugin from '@backstage/plugin-catalog-backend';
+import { catalogProcessingExtensionPoint } from '@backstage/plugin-catalog-node';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  installCrds,
+  KubeClient as AdminClient,
+  openControlPlane,
+  startControlPlane,
+  startPostgres,
+  type ControlPlane,
+  type LocalPostgres,
+} from '../../packages/devenv/src';
+import {
+  KubeClient,
+  kubeConfigFromText,
+  managementApi,
+  renderKubeconfig,
+} from '../../plugins/infrared-node/src';
+import {
+  InfraredClusterEntityProvider,
+  type MutationSummary,
+} from '../../plugins/catalog-backend-module-infrared/src';
+
+const ROOT = path.resolve(__dirname, '../..');
+const API = '/apis/infrared.darkshift.io/v1alpha1';
+const MAX_MS = 2000;
+const RUN_LABEL = 'bench.infrared.darkshift.io/run';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
+
+const quiet = {
+  debug() {},
+  info() {},
+  warn(m: string) {
+    process.stderr.write(`warn: ${m}\n`);
+  },
+  error(m: string) {
+    process.stderr.write(`error: ${m}\n`);
+  },
+  child() {
+    return quiet;
+  },
+} as any;
+
+/** The CRDs, wherever the repository keeps them (deploy/crds, or the Helm chart's crds/). */
+function crdsDir(): string {
+  const dirs = [
+    path.join(ROOT, 'deploy', 'helm', 'infrared-clusters', 'crds'),
+    path.join(ROOT, 'deploy', 'crds'),
+  ];
+  const found = dirs.find(d => fs.existsSync(path.join(d, 'clusters.yaml')));
+  if (!found) throw new Error(`no Cluster CRD in ${dirs.join(' or ')}`);
+  return found;
+}
+
+async function setUp(cp: ControlPlane, n: number, run: string) {
+  const management = cp.cluster('management');
+  const admin = AdminClient.fromKubeconfig(management.kubeconfig);
+  await installCrds(management, crdsDir());
+  await admin.createIfAbsent('/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'infrared' },
+  });
+  const names = Array.from(
+    { length: n },
+    (_, i) => `bench-${run}-${String(i).padStart(4, '0')}`,
+  );
+  await pool(names, 16, async name => {
+    const secretName = `cluster-${name}-kubeconfig`;
+    const kubeconfig = renderKubeconfig(name, {
+      server: `https://${name}.bench.invalid:6443`,
+      caData: management.caData,
+      token: `bench-token-${name}`,
+    });
+    await admin.must('POST', '/api/v1/namespaces/infrared/secrets', {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: secretName,
+        namespace: 'infrared',
+        labels: {
+          'app.kubernetes.io/managed-by': 'infrared',
+          'infrared.darkshift.io/cluster': name,
+          [RUN_LABEL]: run,
+        },
+      },
+      stringData: { kubeconfig },
+    });
+    await admin.must('POST', `${API}/clusters`, {
+      apiVersion: 'infrared.darkshift.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name, labels: { [RUN_LABEL]: run } },
+      spec: {
+        type: 'workload',
+        flavor: 'k3s',
+        provider: 'local',
+        connection: {
+          kubeconfigSecretRef: { name: secretName, key: 'kubeconfig' },
+        },
+      },
+    });
+  });
+  return names;
+}
+
+async function cleanUp(cp: ControlPlane, run: string) {
+  const admin = AdminClient.fromKubeconfig(cp.cluster('management').kubeconfig);
+  const selector = encodeURIComponent(`${RUN_LABEL}=${run}`);
+  await admin.request('DELETE', `${API}/clusters?labelSelector=${selector}`);
+  await admin.request(
+    'DELETE',
+    `/api/v1/namespaces/infrared/secrets?labelSelector=${selector}`,
+  );
+}
+
+/**
+ * The catalog backend with the provider, whose full mutation the bench calls itself: on SQLite in
+ * memory, or on a local PostgreSQL (what production runs).
+ */
+async function startCatalog(
+  provider: InfraredClusterEntityProvider,
+  postgres?: LocalPostgres,
+) {
+  const benchModule = createBackendModule({
+    pluginId: 'catalog',
+    moduleId: 'infrared-bench',
+    register(env) {
+      env.registerInit({
+        deps: { catalog: catalogProcessingExtensionPoint },
+        async init({ catalog }) {
+          catalog.addEntityProvider(provider);
+        },
+      });
+    },
+  });
+  return startTestBackend({
+    features: [
+      catalogPlugin,
+      benchModule,
+      ...(postgres
+        ? [
+            databaseServiceFactory,
+            mockServices.rootConfig.factory({
+              data: {
+                backend: {
+                  database: { client: 'pg', connection: postgres.connection },
+                },
+              },
+            }),
+          ]
+        : [mockServices.rootConfig.factory({ data: {} })]),
+    ],
+  });
+}
+
+/** How many cluster Resources the catalog answers with. */
+async function resourceCount(port: number): Promise<number> {
+  const res = await fetch(
+    `http://127.0.0.1:${port}/api/catalog/entities/by-query?filter=kind=resource,spec.type=kubernetes-cluster&limit=1`,
+    { headers: { Authorization: mockCredentials.user.header() } },
+  );
+  if (!res.ok) throw new Error(`catalog query: ${res.status}`);
+  return (await res.json()).totalItems;
+}
+
+function line(label: string, s: MutationSummary, requests: string) {
+  console.log(
+    `  ${label.padEnd(26)} ${String(s.added).padStart(
+      5,
+    )} entities  ${requests.padEnd(8)} read ${String(s.readMs).padStart(
+      5,
+    )} ms  wall ${String(s.durationMs).padStart(6)} ms`,
+  );
+}
+
+/** Polls the catalog (bounded: 600 times 100 ms) until it answers with `n` cluster Resources. */
+async function waitQueryable(port: number, n: number): Promise<number> {
+  let visible = 0;
+  for (let i = 0; i < 600 && visible < n; i++) {
+    visible = await resourceCount(port);
+    if (visible < n) await new Promise(r => setTimeout(r, 100));
+  }
+  return visible;
+}
+
+/** The full mutations (first, then the median of three unchanged) and a delta; prints each. */
+async function measure(
+  client: KubeClient,
+  n: number,
+  firstName: string,
+  postgres?: LocalPostgres,
+) {
+  const provider = new InfraredClusterEntityProvider({
+    api: managementApi(client),
+    entity: { owner: 'group:default/platform-admins' },
+    logger: quiet,
+    taskRunner: { run: async () => {} },
+  });
+  const backend = await startCatalog(provider, postgres);
+  try {
+    const port = (backend.server.address() as { port: number }).port;
+    const requests = () => {
+      const verbs = Object.entries(client.counter.byVerb())
+        .map(([v, c]) => `${v} ${c}`)
+        .join(', ');
+      client.counter.reset();
+      return verbs;
+    };
+    client.counter.reset();
+    const first = await provider.fullMutation();
+    line('full mutation, all new', first, requests());
+    const returned = Date.now();
+    const visible = await waitQueryable(port, n);
+    console.log(
+      `  catalog: ${visible} Resources queryable ${(
+        (Date.now() - returned) /
+        1000
+      ).toFixed(1)} s after the mutation returned (processing and stitching)`,
+    );
+    const steadies: Array<{ s: MutationSummary; r: string }> = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await provider.fullMutation();
+      steadies.push({ s, r: requests() });
+    }
+    steadies.sort((a, b) => a.s.durationMs - b.s.durationMs);
+    line('full mutation, unchanged', steadies[1].s, steadies[1].r);
+    const delta = await provider.deltaMutation(firstName, 'registered');
+    line('delta mutation, 1 Cluster', delta, requests());
+    return {
+      worst: Math.max(first.durationMs, steadies[1].s.durationMs),
+      visible,
+    };
+  } finally {
+    await backend.stop();
+  }
+}
+
+export async function main(): Promise<void> {
+  const n = Number(arg('clusters') ?? 1000);
+  const state = arg('state');
+  const started = Date.now();
+  const cp = state
+    ? openControlPlane(state)
+    : await startControlPlane({
+        clusters: ['management'],
+        ownerPid: process.pid,
+      });
+  console.log(
+    state
+      ? `control plane: ${state}`
+      : `control plane up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  const run = Date.now().toString(36);
+  const postgres = process.argv.includes('--postgres')
+    ? await startPostgres()
+    : undefined;
+  console.log(
+    `catalog database: ${postgres ? 'PostgreSQL' : 'SQLite in memory'}`,
+  );
+  try {
+    const t0 = Date.now();
+    const names = await setUp(cp, n, run);
+    console.log(
+      `\n${n} Clusters with their kubeconfig Secrets (setup ${(
+        (Date.now() - t0) /
+        1000
+      ).toFixed(1)} s, not timed)`,
+    );
+    const client = new KubeClient(
+      kubeConfigFromText(cp.cluster('management').kubeconfig),
+    );
+    const { worst, visible } = await measure(client, n, names[0], postgres);
+    console.log(
+      `  anchor: full mutation <= ${MAX_MS} ms at ${n} Clusters (worst ${worst} ms, ratio ${(
+        worst / MAX_MS
+      ).toFixed(2)})`,
+    );
+    if (visible < n) throw new Error(`only ${visible} of ${n} in the catalog`);
+  } finally {
+    await postgres?.stop();
+    if (state) await cleanUp(cp, run);
+    else await cp.stop();
+  }
+}

@@ -1,0 +1,51 @@
+import type {
+  ClusterResource,
+  SecretObject,
+} from '@infrared-clusters/plugin-infrared-common';
+import {
+  resolveConnection,
+  type KubeClient,
+} from '@infrared-clusters/plugin-infrared-node';
+
+/**
+ * Where the Kubernetes plugin reaches a Cluster: its API server, the CA that signs it, and whether
+ * TLS is unverified. Public facts only: the credential never leaves the Secret it is in.
+ */
+export interface ClusterEndpoint {
+  server: string;
+  /** Base64 PEM, as in a kubeconfig's `certificate-authority-data`. */
+  caData?: string;
+  skipTlsVerify?: boolean;
+}
+
+/**
+ * A Cluster's endpoint, resolved the way the backend connects to it (`resolveConnection` of
+ * -node: spec.server over the kubeconfig's server, the kubeconfig's CA). An inCluster Cluster is
+ * the management cluster's endpoint; a Cluster that cannot be reached has none.
+ */
+export function clusterEndpoint(
+  cluster: ClusterResource,
+  kubeconfigSecret: SecretObject | undefined,
+  management: ClusterEndpoint | undefined,
+): ClusterEndpoint | undefined {
+  const connection = resolveConnection(cluster, kubeconfigSecret);
+  if (connection.kind === 'inCluster') return management;
+  if (connection.kind !== 'kubeconfig') return undefined;
+  const { server, config } = connection.argo;
+  const { caData, insecure } = config.tlsClientConfig;
+  return {
+    server,
+    ...(caData ? { caData } : {}),
+    ...(insecure ? { skipTlsVerify: true } : {}),
+  };
+}
+
+/** The management cluster's endpoint, from the client that reaches it. */
+export function managementEndpoint(client: KubeClient): ClusterEndpoint {
+  const current = client.kubeConfig.getCurrentCluster();
+  return {
+    server: client.server,
+    ...(current?.caData ? { caData: current.caData } : {}),
+    ...(current?.skipTLSVerify ? { skipTlsVerify: true } : {}),
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Catalog backend module of Infrared clusters: each Cluster as a `Resource` of type
+ * `kubernetes-cluster`, and the `dependsOn` relations of the Products placed on it.
+ *
+ * @packageDocumentation
+ */
+export { catalogModuleInfrared as default } from './module';
+export {
+  CLUSTER_ANNOTATIONS,
+  clusterEntity,
+  clusterEntityRef,
+  INFRARED_KUBERNETES_AUTH_PROVIDER,
+  INFRARED_PROVIDER_NAME,
+  KUBERNETES_CLUSTER_TYPE,
+  type ClusterEndpoint,
+  type ClusterEntityOptions,
+} from './entities';
+export {
+  InfraredClusterEntityProvider,
+  type InfraredClusterEntityProviderOptions,
+  type MutationSummary,
+} from './provider';
+export { ProductClusterProcessor, ProductClusters } from './relations';

@@ -1,0 +1,207 @@
+import type {
+  LoggerService,
+  SchedulerServiceTaskRunner,
+} from '@backstage/backend-plugin-api';
+import type { Entity } from '@backstage/catalog-model';
+import type {
+  DeferredEntity,
+  EntityProvider,
+  EntityProviderConnection,
+} from '@backstage/plugin-catalog-node';
+import {
+  isInfraredClusterEventPayload,
+  KeyedLock,
+} from '@infrared-clusters/plugin-infrared-node';
+import {
+  clusterEntity,
+  clusterEntityProblem,
+  clusterEntityRef,
+  INFRARED_PROVIDER_NAME,
+  type ClusterEndpoint,
+  type ClusterEntityOptions,
+} from '../entities';
+import { EndpointMemo } from './endpointMemo';
+import {
+  readAllClusters,
+  readCluster,
+  type ClusterRead,
+  type ProviderApi,
+} from './reads';
+
+export interface InfraredClusterEntityProviderOptions {
+  api: ProviderApi;
+  /** Where an inCluster Cluster (the management cluster) is reached. */
+  management?: ClusterEndpoint;
+  entity: ClusterEntityOptions;
+  logger: LoggerService;
+  /** Runs the full mutation (the catalog's scheduler, `scope: 'global'`). */
+  taskRunner: SchedulerServiceTaskRunner;
+}
+
+/** What one mutation gave the catalog. */
+export interface MutationSummary {
+  type: 'full' | 'delta';
+  added: number;
+  removed: number;
+  /** Clusters that could not be an entity (their name), left out. */
+  skipped: number;
+  /** Reading the management cluster and building the entities. */
+  readMs: number;
+  /** The whole mutation: `readMs` plus the catalog's `applyMutation`. */
+  durationMs: number;
+}
+
+/**
+ * Each Cluster of the management cluster as a `Resource` of type `kubernetes-cluster`. A full
+ * mutation on the scheduler gives the catalog every Cluster (and so removes the entities of the
+ * Clusters that are gone); a delta mutation gives it one Cluster after an API write. Both run
+ * one at a time in this process, so a full mutation that read before a write never lands after
+ * that write's delta.
+ */
+export class InfraredClusterEntityProvider implements EntityProvider {
+  private connection?: EntityProviderConnection;
+  private readonly lock = new KeyedLock();
+  private readonly endpoints: EndpointMemo;
+
+  constructor(private readonly options: InfraredClusterEntityProviderOptions) {
+    this.endpoints = new EndpointMemo(options.management);
+  }
+
+  getProviderName(): string {
+    return INFRARED_PROVIDER_NAME;
+  }
+
+  async connect(connection: EntityProviderConnection): Promise<void> {
+    this.connection = connection;
+    await this.options.taskRunner.run({
+      id: `${INFRARED_PROVIDER_NAME}:full-mutation`,
+      fn: async () => {
+        await this.fullMutation().catch(e =>
+          this.options.logger.warn(
+            `infrared: catalog full mutation failed: ${(e as Error).message}`,
+          ),
+        );
+      },
+    });
+  }
+
+  /** Every Cluster to the catalog: entities of Clusters no longer listed are removed. */
+  async fullMutation(): Promise<MutationSummary> {
+    const connection = this.connected();
+    return this.lock.run('mutation', async () => {
+      const started = Date.now();
+      const reads = await readAllClusters(this.options.api);
+      this.endpoints.startRound();
+      const { entities, skipped } = this.toEntities(reads);
+      this.endpoints.endRound();
+      const readMs = Date.now() - started;
+      await connection.applyMutation({ type: 'full', entities });
+      const summary: MutationSummary = {
+        type: 'full',
+        added: entities.length,
+        removed: 0,
+        skipped,
+        readMs,
+        durationMs: Date.now() - started,
+      };
+      this.report(summary);
+      return summary;
+    });
+  }
+
+  /** One Cluster to the catalog after a write: its entity, or its removal when it is gone. */
+  async deltaMutation(
+    clusterName: string,
+    why: string,
+  ): Promise<MutationSummary> {
+    const connection = this.connected();
+    return this.lock.run('mutation', async () => {
+      const started = Date.now();
+      const read = await readCluster(this.options.api, clusterName);
+      const { entities, skipped } = this.toEntities(read ? [read] : []);
+      const removed =
+        entities.length || skipped
+          ? []
+          : [{ entityRef: clusterEntityRef(clusterName) }];
+      const readMs = Date.now() - started;
+      await connection.applyMutation({
+        type: 'delta',
+        added: entities,
+        removed,
+      });
+      const summary: MutationSummary = {
+        type: 'delta',
+        added: entities.length,
+        removed: removed.length,
+        skipped,
+        readMs,
+        durationMs: Date.now() - started,
+      };
+      this.report(summary, `cluster ${clusterName} ${why}`);
+      return summary;
+    });
+  }
+
+  /**
+   * An event of the infrared backend (`INFRARED_CLUSTER_EVENTS_TOPIC`): a delta mutation for its
+   * Cluster. Before the catalog connected, nothing: the first full mutation has it.
+   */
+  async onClusterEvent(payload: unknown): Promise<void> {
+    if (!this.connection || !isInfraredClusterEventPayload(payload)) return;
+    try {
+      await this.deltaMutation(payload.cluster, payload.change);
+    } catch (e) {
+      this.options.logger.warn(
+        `infrared: catalog delta mutation for cluster ${
+          payload.cluster
+        } failed (the next full mutation has it): ${(e as Error).message}`,
+      );
+    }
+  }
+
+  private connected(): EntityProviderConnection {
+    if (!this.connection) {
+      throw new Error(
+        `${INFRARED_PROVIDER_NAME} is not connected to the catalog`,
+      );
+    }
+    return this.connection;
+  }
+
+  private toEntities(reads: ClusterRead[]): {
+    entities: DeferredEntity[];
+    skipped: number;
+  } {
+    const entities: DeferredEntity[] = [];
+    let skipped = 0;
+    for (const { cluster, kubeconfigSecret } of reads) {
+      const problem = clusterEntityProblem(cluster);
+      if (problem) {
+        skipped++;
+        this.options.logger.warn(`infrared: ${problem}`);
+        continue;
+      }
+      const endpoint = this.endpoints.endpoint(cluster, kubeconfigSecret);
+      const entity: Entity = clusterEntity(
+        cluster,
+        endpoint,
+        this.options.entity,
+      );
+      entities.push({
+        entity,
+        locationKey: `${INFRARED_PROVIDER_NAME}:${cluster.metadata.name}`,
+      });
+    }
+    return { entities, skipped };
+  }
+
+  private report(summary: MutationSummary, what?: string): void {
+    this.options.logger.info(
+      `infrared: catalog ${summary.type} mutation${
+        what ? ` for ${what}` : ''
+      }: ${summary.added} added, ${summary.removed} removed, ${
+        summary.skipped
+      } skipped in ${summary.durationMs} ms`,
+    );
+  }
+}

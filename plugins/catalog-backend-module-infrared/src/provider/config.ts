@@ -1,0 +1,35 @@
+import {
+  readSchedulerServiceTaskScheduleDefinitionFromConfig,
+  type RootConfigService,
+  type SchedulerServiceTaskScheduleDefinition,
+} from '@backstage/backend-plugin-api';
+import type { ClusterEntityOptions } from '../entities';
+
+const KEY = 'catalog.providers.infrared';
+
+/** `catalog.providers.infrared`. */
+export interface ProviderConfig extends ClusterEntityOptions {
+  schedule: SchedulerServiceTaskScheduleDefinition;
+}
+
+export const DEFAULT_OWNER = 'group:default/platform-admins';
+export const DEFAULT_SCHEDULE: SchedulerServiceTaskScheduleDefinition = {
+  frequency: { minutes: 5 },
+  timeout: { minutes: 3 },
+};
+
+/** Reads `catalog.providers.infrared` (owner, system, schedule), with the defaults of config.d.ts. */
+export function readProviderConfig(config: RootConfigService): ProviderConfig {
+  const own = config.getOptionalConfig(KEY);
+  const schedule = own?.has('schedule')
+    ? readSchedulerServiceTaskScheduleDefinitionFromConfig(
+        own.getConfig('schedule'),
+      )
+    : DEFAULT_SCHEDULE;
+  const system = own?.getOptionalString('system');
+  return {
+    owner: own?.getOptionalString('owner') || DEFAULT_OWNER,
+    ...(system ? { system } : {}),
+    schedule,
+  };
+}

@@ -1,0 +1,7 @@
+export {
+  InfraredClusterEntityProvider,
+  type InfraredClusterEntityProviderOptions,
+  type MutationSummary,
+} from './InfraredClusterEntityProvider';
+export { readAllClusters, readCluster, type ClusterRead } from './reads';
+export { readProviderConfig, type ProviderConfig } from './config';

@@ -1,0 +1,6 @@
+export { ProductClusterProcessor } from './ProductClusterProcessor';
+export {
+  ProductClusters,
+  productClusterNames,
+  type ProductClustersOptions,
+} from './productClusters';
