@@ -50,8 +50,8 @@ function expectedPublishConfig(pkg) {
   return config;
 }
 
-function expectedRepository(dir) {
-  const root = readJson(path.join(repoRoot, 'package.json')).repository;
+function expectedRepository(dir, rootDir = repoRoot) {
+  const root = readJson(path.join(rootDir, 'package.json')).repository;
   return { type: root.type, url: root.url, directory: dir };
 }
 
@@ -74,8 +74,8 @@ function sourceEntryProblems(pkg) {
 }
 
 /** What `dir`'s package.json lacks for npm publish, in words; [] when nothing. */
-function packageProblems(dir) {
-  const pkg = readJson(path.join(repoRoot, dir, 'package.json'));
+function packageProblems(dir, root = repoRoot) {
+  const pkg = readJson(path.join(root, dir, 'package.json'));
   const problems = [];
   if (!pkg.name?.startsWith(SCOPE)) problems.push(`name is not under ${SCOPE}`);
   if (!/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(pkg.version ?? '')) {
@@ -92,7 +92,7 @@ function packageProblems(dir) {
         problems.push(`publishConfig.${key} is not ${value}`);
     }
   }
-  const repo = expectedRepository(dir);
+  const repo = expectedRepository(dir, root);
   if (
     pkg.repository?.url !== repo.url ||
     pkg.repository?.directory !== repo.directory
