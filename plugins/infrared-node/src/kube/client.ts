@@ -21,6 +21,7 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import { RequestCounter } from './counter';
 import { KubeApiError } from './errors';
+import { reusingConnections } from './keepAlive';
 import {
   kubeAccessOf,
   kubeConfigFromAccess,
@@ -113,7 +114,10 @@ export class KubeClient {
     const timeoutMs = this.timeoutMs;
     const configuration = (this.configuration = createConfiguration({
       baseServer: new ServerConfiguration(cluster.server, {}),
-      authMethods: { default: options.authentication ?? kubeConfig },
+      // one keep-alive connection pool per client, not a TLS handshake per request
+      authMethods: {
+        default: reusingConnections(options.authentication ?? kubeConfig),
+      },
       promiseMiddleware: [
         {
           async pre(context: RequestContext) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
   ArgoClusterConfig,
   ArgoConnection,
@@ -36,6 +37,9 @@ export type ProbeResult =
  * @public
  */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+
+/** A connection not probed for this long loses its client (a removed or changed cluster). */
+const CLIENT_IDLE_MS = 10 * 60_000;
 
 const CERTIFICATE_ERRORS = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -150,6 +154,20 @@ export function classifyProbeError(
 }
 
 /**
+ * A request that is sent again once when its connection was reset: the server may close a
+ * kept-alive connection just as a request goes out on it.
+ */
+async function onceMoreOnReset<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    const reason = toKubeApiError(error, 'probe').reason;
+    if (reason !== 'ECONNRESET' && reason !== 'EPIPE') throw error;
+    return send();
+  }
+}
+
+/**
  * Reaches a cluster's API server: GET /version, then counts Nodes (a LIST with a limit, following
  * `continue` when the server does not say how many remain). Bounded by `timeoutMs` in all.
  *
@@ -172,7 +190,9 @@ export async function probeCluster(
   const callOptions = client.callOptions({ signal });
   let step: ProbeStep = 'version';
   try {
-    const version = await client.version.getCode({}, callOptions);
+    const version = await onceMoreOnReset(() =>
+      client.version.getCode({}, callOptions),
+    );
     step = 'nodes';
     let nodes = 0;
     let next: string | undefined;
@@ -236,6 +256,13 @@ export interface ClusterProber {
  * @public
  */
 export class KubeClusterProber implements ClusterProber {
+  /** A client per connection, kept while it is probed, so its keep-alive connection is reused. */
+  private readonly clients = new Map<
+    string,
+    { client: KubeClient; usedAt: number }
+  >();
+  private sweptAt = Date.now();
+
   constructor(
     private readonly management: KubeClient,
     private readonly options: {
@@ -258,9 +285,7 @@ export class KubeClusterProber implements ClusterProber {
         : target.argo;
     let client: KubeClient;
     try {
-      client = kubeClientForArgo(connection, {
-        counter: this.options.counter,
-      });
+      client = this.clientFor(connection);
     } catch (e) {
       if (e instanceof ArgoConnectionRefusedError) {
         return {
@@ -283,5 +308,26 @@ export class KubeClusterProber implements ClusterProber {
       signal,
       ...(proxy ? { via: `proxy ${proxy}` } : {}),
     });
+  }
+
+  /** The client of this exact connection (server, TLS, proxy, credential), made once. */
+  private clientFor(connection: ArgoConnection): KubeClient {
+    const now = Date.now();
+    if (now - this.sweptAt > CLIENT_IDLE_MS) {
+      for (const [key, entry] of this.clients) {
+        if (now - entry.usedAt > CLIENT_IDLE_MS) this.clients.delete(key);
+      }
+      this.sweptAt = now;
+    }
+    const key = createHash('sha256')
+      .update(JSON.stringify(connection))
+      .digest('hex');
+    const entry = this.clients.get(key) ?? {
+      client: kubeClientForArgo(connection, { counter: this.options.counter }),
+      usedAt: now,
+    };
+    entry.usedAt = now;
+    this.clients.set(key, entry);
+    return entry.client;
   }
 }
