@@ -257,10 +257,16 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
       'DELETE',
       `/api/v1/namespaces/default/serviceaccounts/${reader}`,
     );
-    const refused = await eventually(async () => {
-      const mine = (await objects()).find(i => i.cluster.name === clusterName);
-      return mine?.errors?.some((e: any) => e.statusCode === 401) && mine;
-    }, 30_000, 500);
+    const refused = await eventually(
+      async () => {
+        const mine = (await objects()).find(
+          i => i.cluster.name === clusterName,
+        );
+        return mine?.errors?.some((e: any) => e.statusCode === 401) && mine;
+      },
+      30_000,
+      500,
+    );
     expect(JSON.stringify(refused)).not.toContain(
       tokenKubeconfig.match(/token: (\S+)/)![1],
     );

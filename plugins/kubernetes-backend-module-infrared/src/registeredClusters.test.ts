@@ -21,14 +21,20 @@ const credentials = {} as any;
 
 function cluster(
   name: string,
-  options: { registered?: boolean; inCluster?: boolean; deleting?: boolean } = {},
+  options: {
+    registered?: boolean;
+    inCluster?: boolean;
+    deleting?: boolean;
+  } = {},
 ): ClusterResource {
   return {
     apiVersion: 'infrared.darkshift.io/v1alpha1',
     kind: 'Cluster',
     metadata: {
       name,
-      ...(options.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+      ...(options.deleting
+        ? { deletionTimestamp: '2026-01-01T00:00:00Z' }
+        : {}),
     },
     spec: {
       type: options.inCluster ? 'management' : 'workload',
@@ -59,18 +65,18 @@ function cluster(
 class Store {
   clusters = new Map<string, ClusterResource>();
   secrets = new Map<string, SecretObject>();
-  reads = 0;
   readonly clusterSource = {
-    list: () => {
-      this.reads += 1;
-      return [...this.clusters.values()];
-    },
+    list: () => [...this.clusters.values()],
     get: (name: string) => this.clusters.get(name),
   };
   readonly secretSource = {
     get: (name: string) => this.secrets.get(name),
   };
-  put(c: ClusterResource, token?: string, server = 'https://203.0.113.10:6443') {
+  put(
+    c: ClusterResource,
+    token?: string,
+    server = 'https://203.0.113.10:6443',
+  ) {
     this.clusters.set(c.metadata.name, c);
     if (token) {
       const s = kubeconfigSecret({
