@@ -17,8 +17,15 @@ import { ensureNamespace, installCrds } from './helpers';
 import { NodeAgent, tofuImageMapping } from './nodeAgent';
 import { isRunning, rssBytes, startProcess } from './processes';
 import { ensureTofu, tofuCacheDir } from './tofu';
+import { ensureHelm } from './helm';
+import {
+  DEPLOY_VALUES,
+  deployManifests,
+  renderChart,
+  writeDeployManifests,
+} from './chart';
 
-const USAGE = `usage: devenv <up|down|status|build|tofu|node-agent> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
+const USAGE = `usage: devenv <up|down|status|build|tofu|helm|chart|node-agent> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
 
   up          start etcd + kube-apiservers (+ kube-controller-manager on the first cluster), detached;
               the demo environment also starts a node agent on management when tofu is built
@@ -26,6 +33,8 @@ const USAGE = `usage: devenv <up|down|status|build|tofu|node-agent> [--state <fi
   status      say whether they run (exit 0 up, 1 unhealthy, 3 not running)
   build       only find or build the binaries
   tofu        find or build tofu (from Go modules, once)
+  helm        find or build helm (from Go modules, once)
+  chart       render deploy/helm/infrared-clusters into deploy/crds and deploy/rbac (with helm)
   node-agent  run a node agent in the foreground on --cluster (default the first) of the control
               plane (--name, default devenv-node; --selector <labels> of the Pods it takes; --data-dir)
 
@@ -233,6 +242,21 @@ async function installProjectCrds(management: ClusterInfo) {
   say(`devenv: CRDs served on ${management.name}: ${names.join(', ')}`);
 }
 
+/** `devenv chart`: deploy/crds and deploy/rbac written from the chart's render. */
+function renderDeployManifests() {
+  const root = findRepoRoot();
+  const render = renderChart(ensureHelm({ log: say }).bin, root, {
+    set: DEPLOY_VALUES,
+    includeCrds: true,
+  });
+  const changed = writeDeployManifests(root, deployManifests(render));
+  say(
+    `devenv: deploy/crds and deploy/rbac rendered from the chart; ${
+      changed.length ? `changed ${changed.join(', ')}` : 'no change'
+    }`,
+  );
+}
+
 function printClusters(statePath: string, dataDir?: string) {
   for (const c of openControlPlane(statePath).clusters) {
     const kc = dataDir
@@ -283,6 +307,10 @@ async function main(argv: string[]): Promise<void> {
       return say(`devenv: binaries in ${ensureBinaries().dir}`);
     case 'tofu':
       return say(`devenv: tofu at ${ensureTofu({ log: say }).bin}`);
+    case 'helm':
+      return say(`devenv: helm at ${ensureHelm({ log: say }).bin}`);
+    case 'chart':
+      return renderDeployManifests();
     case 'node-agent':
       return nodeAgent(statePath, flags);
     default:

@@ -46,9 +46,25 @@ export {
   renderKubeconfig,
   parseKubeconfig,
 } from '@infrared-clusters/plugin-infrared-node';
-export type { KubeAccess, KubeResponse } from '@infrared-clusters/plugin-infrared-node';
+export type {
+  KubeAccess,
+  KubeResponse,
+} from '@infrared-clusters/plugin-infrared-node';
 export { getTestControlPlane, uniqueName, STATE_ENV } from './testing';
 export { ensureTofu, tofuCacheDir, TOFU_VERSION } from './tofu';
+export { ensureHelm, helmCacheDir, HELM_VERSION } from './helm';
+export {
+  CHART_DIR,
+  DEPLOY_VALUES,
+  renderChart,
+  runHelm,
+  splitRender,
+  deployManifests,
+  deployDrift,
+  writeDeployManifests,
+} from './chart';
+export { serverSideApply, parseManifests } from './apply';
+export type { AppliedObject } from './apply';
 export {
   NodeAgent,
   startNodeAgent,
