@@ -2,8 +2,10 @@ import { createApp } from '@backstage/frontend-defaults';
 import catalogPlugin from '@backstage/plugin-catalog/alpha';
 import kubernetesPlugin from '@backstage/plugin-kubernetes/alpha';
 import orgPlugin from '@backstage/plugin-org/alpha';
+import scaffolderPlugin from '@backstage/plugin-scaffolder/alpha';
 import userSettingsPlugin from '@backstage/plugin-user-settings/alpha';
 import infraredPlugin from '@infrared-clusters/plugin-infrared/alpha';
+import { kubeconfigFieldModule } from './modules/kubeconfigField';
 import { kubernetesAuthModule } from './modules/kubernetesAuth';
 import { navModule } from './modules/nav';
 import { signInModule } from './modules/signIn';
@@ -14,6 +16,8 @@ export default createApp({
     kubernetesPlugin,
     kubernetesAuthModule,
     orgPlugin,
+    scaffolderPlugin,
+    kubeconfigFieldModule,
     userSettingsPlugin,
     infraredPlugin,
     navModule,
