@@ -70,6 +70,7 @@ export class WatchedCache<T extends KubernetesObject, V> {
     });
     this.informer.on('change', () => this.options.onChange?.());
     this.informer.on('error', error => {
+      if (this.stopped) return; // stop() aborts the watch: not a failure
       this.options.onError?.(error);
       this.scheduleRestart();
     });
