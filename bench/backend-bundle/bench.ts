@@ -20,6 +20,7 @@ import {
   openControlPlane,
   startControlPlane,
   startPostgres,
+  type LocalPostgres,
 } from '@internal/devenv';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -75,19 +76,22 @@ function linkNodeModules(dir: string) {
   return [...workspace.keys()];
 }
 
-function managementKubeconfig():
-  | { file: string; stop?: () => Promise<void> }
-  | Promise<any> {
+/** The management cluster's admin kubeconfig file: --state's, INFRARED_DEVENV_STATE's, or a new control plane's. */
+async function managementKubeconfig(): Promise<{
+  file: string;
+  stop?: () => Promise<void>;
+}> {
   const state = flag('state') ?? process.env.INFRARED_DEVENV_STATE;
   if (state) {
     return {
       file: openControlPlane(state).cluster('management').kubeconfigPath,
     };
   }
-  return startControlPlane({ clusters: ['management'] }).then(cp => ({
+  const cp = await startControlPlane({ clusters: ['management'] });
+  return {
     file: cp.cluster('management').kubeconfigPath,
     stop: () => cp.stop(),
-  }));
+  };
 }
 
 async function waitHealthy(url: string, token: string, backend: ChildProcess) {
@@ -133,33 +137,12 @@ async function stopProcess(child: ChildProcess) {
     child.kill('SIGKILL');
 }
 
-export async function main() {
-  if (!process.argv.includes('--no-build')) {
-    const started = Date.now();
-    const res = spawnSync(
-      process.execPath,
-      [path.join(ROOT, 'scripts/build-backend.js')],
-      {
-        cwd: ROOT,
-        stdio: 'inherit',
-      },
-    );
-    if (res.status !== 0) throw new Error('npm run build:backend failed');
-    console.log(`build:backend: ${seconds(started)} s`);
-  }
-  if (!fs.existsSync(BUNDLE))
-    throw new Error(`${BUNDLE} is missing: run npm run build:backend`);
-
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-bundle-'));
-  const unpacked = Date.now();
-  spawnSync('tar', ['-xzf', BUNDLE, '-C', dir], { stdio: 'inherit' });
-  const workspace = linkNodeModules(dir);
-  console.log(
-    `unpacked and linked in ${seconds(unpacked)} s: ${workspace.join(', ')}`,
-  );
-
-  const postgres = await startPostgres();
-  const management = await managementKubeconfig();
+/** `node packages/backend` of the unpacked bundle with the production config, on 127.0.0.1. */
+async function startBackend(
+  dir: string,
+  postgres: LocalPostgres,
+  kubeconfigFile: string,
+) {
   const port = await freePort();
   const token = crypto.randomBytes(24).toString('base64url');
   const local = path.join(dir, 'app-config.bench.yaml');
@@ -197,11 +180,46 @@ export async function main() {
         GITHUB_TOKEN: 'bench-token-never-sent',
         INFRARED_GITOPS_REPO_URL: 'https://github.com/infrared-bench/gitops',
         INFRARED_TOKEN: token,
-        INFRARED_DEVENV_MANAGEMENT_KUBECONFIG: management.file,
+        INFRARED_DEVENV_MANAGEMENT_KUBECONFIG: kubeconfigFile,
       },
     },
   );
   fs.closeSync(out);
+  return { backend, port, token, log, started };
+}
+
+export async function main() {
+  if (!process.argv.includes('--no-build')) {
+    const started = Date.now();
+    const res = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'scripts/build-backend.js')],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+      },
+    );
+    if (res.status !== 0) throw new Error('npm run build:backend failed');
+    console.log(`build:backend: ${seconds(started)} s`);
+  }
+  if (!fs.existsSync(BUNDLE))
+    throw new Error(`${BUNDLE} is missing: run npm run build:backend`);
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-bundle-'));
+  const unpacked = Date.now();
+  spawnSync('tar', ['-xzf', BUNDLE, '-C', dir], { stdio: 'inherit' });
+  const workspace = linkNodeModules(dir);
+  console.log(
+    `unpacked and linked in ${seconds(unpacked)} s: ${workspace.join(', ')}`,
+  );
+
+  const postgres = await startPostgres();
+  const management = await managementKubeconfig();
+  const { backend, port, token, log, started } = await startBackend(
+    dir,
+    postgres,
+    management.file,
+  );
   try {
     const url = `http://127.0.0.1:${port}/api/infrared/health`;
     const body = await waitHealthy(url, token, backend);
