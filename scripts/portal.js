@@ -45,14 +45,15 @@ function nativeAddonLoads() {
 }
 
 function ensureInstalled() {
-  // Set by `test` and `e2e` for the portal they start: installed once, never again under a running test.
-  if (process.env.INFRARED_INSTALLED === '1') return;
   const marker = path.join(repoRoot, 'node_modules', '.package-lock.json');
   const lock = path.join(repoRoot, 'package-lock.json');
+  // INFRARED_INSTALLED: set by `test` and `e2e` for the portal they start: installed once, never
+  // again under a running test.
   const stale =
-    !fs.existsSync(marker) ||
-    (fs.existsSync(lock) &&
-      fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs);
+    process.env.INFRARED_INSTALLED !== '1' &&
+    (!fs.existsSync(marker) ||
+      (fs.existsSync(lock) &&
+        fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs));
   if (stale) {
     const args = fs.existsSync(lock) ? ['ci'] : ['install'];
     if (run('npm', [...args, '--no-audit', '--no-fund']) !== 0) {
@@ -224,6 +225,16 @@ async function test() {
         stateFile: controlPlane.state,
         texts: [jestLog, jestReport],
       }),
+    );
+    // Backstage's backend bundle as production runs it: `npm run build:backend`, then the bundle
+    // started with app-config.production.yaml and a PostgreSQL from devenv answers its health check.
+    step(
+      'backend bundle',
+      run(
+        process.execPath,
+        [path.join(repoRoot, 'bench', 'backend-bundle', 'run.js')],
+        { env: controlPlane.env },
+      ),
     );
   } finally {
     controlPlane.stop();

@@ -218,7 +218,11 @@ describe('deploy/rbac', () => {
           ]),
       );
     expect(grants).toEqual([
-      ['infrared-backend', 'infrared', 'get,list,create,update,patch,delete'],
+      [
+        'infrared-backend',
+        'infrared',
+        'get,list,watch,create,update,patch,delete',
+      ],
       ['infrared-backend', 'argocd', 'get,list,create,update,patch,delete'],
       ['infrared-registrar', '*', 'list,watch'],
       ['infrared-tofu', 'infrared', 'get,list,create,update,delete'],

@@ -2,7 +2,10 @@ import Chip from '@material-ui/core/Chip';
 import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
-import { ClusterView, findCondition } from '@infrared-clusters/plugin-infrared-common';
+import {
+  ClusterView,
+  findCondition,
+} from '@infrared-clusters/plugin-infrared-common';
 import { ConditionState, conditionState } from '../../lib/clusterStatus';
 import { RelativeTime } from '../RelativeTime';
 

@@ -4,7 +4,10 @@ import Typography from '@material-ui/core/Typography';
 import CheckCircleIcon from '@material-ui/icons/CheckCircle';
 import ErrorIcon from '@material-ui/icons/Error';
 import HelpIcon from '@material-ui/icons/Help';
-import { ClusterView, findCondition } from '@infrared-clusters/plugin-infrared-common';
+import {
+  ClusterView,
+  findCondition,
+} from '@infrared-clusters/plugin-infrared-common';
 import { conditionState } from '../../lib/clusterStatus';
 
 export interface RegistrationStepProps {
