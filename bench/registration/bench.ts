@@ -44,12 +44,12 @@ import path from 'node:path';
 
 const TARGET_P50_MS = 2000;
 
-function arg(name: string, fallback: number): number {
+export function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-const quiet: LoggerService = {
+export const quiet: LoggerService = {
   info() {},
   warn(message: string) {
     process.stderr.write(`warn: ${message}\n`);
@@ -63,10 +63,10 @@ const quiet: LoggerService = {
   },
 };
 
-const percentile = (sorted: number[], p: number) =>
+export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 export async function main(): Promise<void> {
   const runs = arg('runs', 10);

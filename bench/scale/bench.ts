@@ -5,7 +5,6 @@
  * server; then steady passes, the list route's latency, memory and CPU at rest. Only Backstage auth
  * is stubbed (it allows). Every address is loopback.
  */
-import type { LoggerService } from '@backstage/backend-plugin-api';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import diagnostics from 'node:diagnostics_channel';
 import express from 'express';
@@ -35,29 +34,8 @@ import {
   BatchingPublisher,
   LocalGitPublisher,
 } from '../../plugins/infrared-backend/src/gitops';
+import { arg, percentile, quiet, sleep } from '../registration/bench';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const quiet: LoggerService = {
-  info() {},
-  warn(message: string) {
-    process.stderr.write(`warn: ${message}\n`);
-  },
-  error(message: string) {
-    process.stderr.write(`error: ${message}\n`);
-  },
-  debug() {},
-  child() {
-    return quiet;
-  },
-};
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
@@ -184,7 +162,9 @@ export async function main(): Promise<void> {
       ).length;
       if (registered === scale) break;
       if (process.env.BENCH_DEBUG) {
-        const one = list.body.items.find((c: any) => c.metadata.name === 'scale-0');
+        const one = list.body.items.find(
+          (c: any) => c.metadata.name === 'scale-0',
+        );
         console.log(JSON.stringify(one?.status?.conditions));
       }
       // the scheduled pass would pick up what a fast path left: run one when progress stalls
