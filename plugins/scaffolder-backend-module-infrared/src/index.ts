@@ -10,3 +10,11 @@ export { createBuildClusterAction } from './actions/build';
 export { createWaitForClusterAction } from './actions/wait';
 export { infraredApiFor } from './infraredApi';
 export type { ClusterActionsApi, InfraredApiFor } from './infraredApi';
+export type {
+  RegisterClusterActionInput,
+  RegisterClusterActionOutput,
+  BuildClusterActionInput,
+  BuildClusterActionOutput,
+  WaitForClusterActionInput,
+  WaitForClusterActionOutput,
+} from './actions/types';

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { validateClusterName } from '../clusters/name';
 import { CLUSTER_FIELD_RULES } from '../clusters/rules';
-import { CLUSTER_FLAVORS, CLUSTER_PROVIDERS } from '../clusters/types';
+import {
+  CLUSTER_FLAVORS,
+  CLUSTER_PROVIDERS,
+  type ClusterFlavor,
+  type ClusterProvider,
+} from '../clusters/types';
 import {
   displayServer,
   isInClusterServer,
@@ -45,11 +50,40 @@ function serverProblem(server: string): string | undefined {
 }
 
 /**
+ * The fields of POST /v1/clusters as registerClusterFieldsSchema parses them.
+ *
+ * @public
+ */
+export type RegisterClusterFields = {
+  name: string;
+  kubeconfig?: string;
+  inCluster?: boolean;
+  flavor?: ClusterFlavor;
+  provider?: ClusterProvider;
+  region?: string;
+  server?: string;
+  template?: unknown;
+  provision?: unknown;
+};
+
+/**
+ * A schema of the register request, typed by name: zod's inferred type would put the fields and
+ * unions in an order that depends on how tsc was run (incremental or not), and with it the API report.
+ *
+ * @public
+ */
+export type RegisterClusterSchema = z.ZodType<
+  RegisterClusterFields,
+  z.ZodTypeDef,
+  unknown
+>;
+
+/**
  * The fields of POST /v1/clusters, each with its own rule (the connection rule is separate).
  *
  * @public
  */
-export const registerClusterFieldsSchema = z
+export const registerClusterFieldsSchema: RegisterClusterSchema = z
   .object({
     name: z
       .string({
@@ -148,7 +182,7 @@ export function buildsCluster(body: {
  *
  * @public
  */
-export const registerClusterRequestSchema =
+export const registerClusterRequestSchema: RegisterClusterSchema =
   registerClusterFieldsSchema.superRefine((body, ctx) => {
     const message = connectionProblem(body);
     if (message)

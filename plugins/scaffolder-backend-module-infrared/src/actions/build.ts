@@ -1,4 +1,11 @@
-import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import {
+  createTemplateAction,
+  type TemplateAction,
+} from '@backstage/plugin-scaffolder-node';
+import type {
+  BuildClusterActionInput,
+  BuildClusterActionOutput,
+} from './types';
 import type {
   ClusterTemplate,
   RegisterClusterRequest,
@@ -118,7 +125,7 @@ export function buildRequestBody(
  */
 export function createBuildClusterAction(options: {
   infraredApi: InfraredApiFor;
-}) {
+}): TemplateAction<BuildClusterActionInput, BuildClusterActionOutput, 'v2'> {
   return createTemplateAction({
     id: BUILD_ACTION_ID,
     description:

@@ -1,5 +1,12 @@
 import { InputError } from '@backstage/errors';
-import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import {
+  createTemplateAction,
+  type TemplateAction,
+} from '@backstage/plugin-scaffolder-node';
+import type {
+  RegisterClusterActionInput,
+  RegisterClusterActionOutput,
+} from './types';
 import type { RegisterClusterRequest } from '@infrared-clusters/plugin-infrared-common';
 import type { InfraredApiFor } from '../infraredApi';
 import {
@@ -45,7 +52,11 @@ const examples = [
  */
 export function createRegisterClusterAction(options: {
   infraredApi: InfraredApiFor;
-}) {
+}): TemplateAction<
+  RegisterClusterActionInput,
+  RegisterClusterActionOutput,
+  'v2'
+> {
   return createTemplateAction({
     id: REGISTER_ACTION_ID,
     description:

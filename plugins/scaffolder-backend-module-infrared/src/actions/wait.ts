@@ -1,4 +1,11 @@
-import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import {
+  createTemplateAction,
+  type TemplateAction,
+} from '@backstage/plugin-scaffolder-node';
+import type {
+  WaitForClusterActionInput,
+  WaitForClusterActionOutput,
+} from './types';
 import {
   findCondition,
   PROVISION_PHASES,
@@ -100,7 +107,11 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  */
 export function createWaitForClusterAction(options: {
   infraredApi: InfraredApiFor;
-}) {
+}): TemplateAction<
+  WaitForClusterActionInput,
+  WaitForClusterActionOutput,
+  'v2'
+> {
   return createTemplateAction({
     id: WAIT_ACTION_ID,
     description:
