@@ -7,7 +7,8 @@
  *                                                 prepack/postpack, files, repository, license)
  *   node scripts/publishable.js api-reports [--ci]
  *                                                 backstage-repo-tools api-reports for them (--ci: fail when a
- *                                                 checked-in report.api.md is not what the sources export)
+ *                                                 checked-in report.api.md is not what the sources export;
+ *                                                 without it, reports are written from a clean tsc)
  * Development keeps running from src/ (main/types/exports point at src); `backstage-cli package prepack`
  * swaps in publishConfig and the dist/ entry points when npm packs, and postpack puts package.json back.
  */
@@ -217,6 +218,24 @@ function pruneStaleDeclarations(dirs) {
   }
 }
 
+/**
+ * Declarations from a clean tsc, for writing reports: CI checks them against a clean clone's tsc,
+ * and an incremental one can order inferred types differently.
+ */
+function freshDeclarations() {
+  fs.rmSync(path.join(repoRoot, 'dist-types'), {
+    recursive: true,
+    force: true,
+  });
+  console.log(
+    '[api-reports] tsc (clean) for the declarations the reports are made from',
+  );
+  return spawnSync(path.join(repoRoot, 'node_modules', '.bin', 'tsc'), [], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  }).status;
+}
+
 /** The warnings left in the reports that FORGOTTEN_EXPORTS_ALLOWED does not allow. */
 function disallowedReportWarnings(dirs) {
   const found = [];
@@ -238,7 +257,8 @@ function disallowedReportWarnings(dirs) {
 /** backstage-repo-tools api-reports over the publishable packages; --ci fails on a stale report. */
 function apiReports(args) {
   const dirs = publishablePackages();
-  pruneStaleDeclarations(dirs);
+  if (args.includes('--ci')) pruneStaleDeclarations(dirs);
+  else if (freshDeclarations() !== 0) return 1;
   const allowed = dirs.filter(dir => FORGOTTEN_EXPORTS_ALLOWED[dir]);
   const bin = path.join(
     repoRoot,
