@@ -8,6 +8,7 @@
  * first (the packages, then the app's frontend bundle the backend serves), the backend with
  * --skip-build-dependencies, and an empty yarn.lock stands in while it runs (removed after; the
  * bundle's dependencies install from the skeleton with npm).
+ * --quiet keeps the steps' output (hundreds of chunk sizes) in test-results/build-backend.log.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -17,16 +18,38 @@ const { ensureNode22, runtimeEnv, repoRoot } = require('./node-runtime');
 ensureNode22();
 const env = runtimeEnv();
 const cli = path.join(repoRoot, 'node_modules', '.bin', 'backstage-cli');
+// --quiet: each step's output goes to test-results/build-backend.log (its tail is shown on failure)
+const quietLog = process.argv.includes('--quiet')
+  ? path.join(repoRoot, 'test-results', 'build-backend.log')
+  : undefined;
+if (quietLog) {
+  fs.mkdirSync(path.dirname(quietLog), { recursive: true });
+  fs.writeFileSync(quietLog, '');
+}
 
 function step(name, command, args, cwd = repoRoot) {
   const started = Date.now();
   console.log(
     `[build:backend] ${name}: ${path.basename(command)} ${args.join(' ')}`,
   );
-  const res = spawnSync(command, args, { cwd, stdio: 'inherit', env });
+  const res = spawnSync(command, args, {
+    cwd,
+    env,
+    stdio: quietLog ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    maxBuffer: 256 * 2 ** 20,
+  });
+  if (quietLog) {
+    const output = `${res.stdout ?? ''}${res.stderr ?? ''}`;
+    fs.appendFileSync(quietLog, `\n[${name}]\n${output}`);
+    if (res.status !== 0) {
+      console.log(output.split('\n').slice(-60).join('\n'));
+    }
+  }
   if (res.status !== 0) {
     throw new Error(
-      `${name} failed (exit ${res.status}): see the output above`,
+      `${name} failed (exit ${res.status}): see the output above${
+        quietLog ? ` (all of it in ${path.relative(repoRoot, quietLog)})` : ''
+      }`,
     );
   }
   console.log(

@@ -193,7 +193,7 @@ export async function main() {
     const started = Date.now();
     const res = spawnSync(
       process.execPath,
-      [path.join(ROOT, 'scripts/build-backend.js')],
+      [path.join(ROOT, 'scripts/build-backend.js'), '--quiet'],
       {
         cwd: ROOT,
         stdio: 'inherit',
