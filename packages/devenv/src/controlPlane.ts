@@ -3,8 +3,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Binaries, ensureBinaries } from './binaries';
-import { ClusterPki, ensureClusterPki } from './certs';
-import { KubeClient, renderKubeconfig } from '@infrared-clusters/plugin-infrared-node';
+import { ensureClusterPki } from './certs';
+import {
+  KubeClient,
+  renderKubeconfig,
+} from '@infrared-clusters/plugin-infrared-node';
 import {
   ProcRecord,
   freePort,
@@ -12,6 +15,14 @@ import {
   startProcess,
   stopProcesses,
 } from './processes';
+import {
+  apiserverArgs,
+  startApiserver,
+  startWatchdog,
+  stopApiserver,
+  waitApiserverReady,
+  waitFor,
+} from './apiserver';
 
 export interface ClusterInfo {
   name: string;
@@ -34,6 +45,8 @@ export interface ControlPlaneState {
   controllerManager: boolean;
   clusters: { name: string; server: string; kubeconfigPath: string }[];
   processes: ProcRecord[];
+  /** The process whose exit stops everything (watchdogs watch it). */
+  ownerPid?: number;
 }
 
 export interface ControlPlane {
@@ -43,6 +56,13 @@ export interface ControlPlane {
   state: ControlPlaneState;
   statePath: string;
   stop(): Promise<void>;
+  /**
+   * Stops one cluster's kube-apiserver in place (etcd, data and certificates stay): a fault for
+   * tests. `crash` kills it at once instead of a graceful shutdown.
+   */
+  stopApiserver(name: string, options?: { crash?: boolean }): Promise<void>;
+  /** Starts a stopped kube-apiserver again on the same port; resolves once it is ready. */
+  startApiserver(name: string, readyTimeoutMs?: number): Promise<void>;
 }
 
 export interface StartOptions {
@@ -59,39 +79,6 @@ export interface StartOptions {
   binaries?: Binaries;
   readyTimeoutMs?: number;
   log?: (msg: string) => void;
-}
-
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
-
-function tail(file?: string, lines = 15): string {
-  try {
-    return fs
-      .readFileSync(file!, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .slice(-lines)
-      .join('\n');
-  } catch {
-    return '';
-  }
-}
-
-async function waitFor(
-  what: string,
-  proc: ProcRecord,
-  timeoutMs: number,
-  probe: () => Promise<boolean>,
-) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!isRunning(proc))
-      throw new Error(`devenv: ${what} exited:\n${tail(proc.log)}`);
-    if (await probe().catch(() => false)) return;
-    await sleep(250);
-  }
-  throw new Error(
-    `devenv: ${what} not ready after ${timeoutMs / 1000}s:\n${tail(proc.log)}`,
-  );
 }
 
 const httpOk = (url: string) =>
@@ -111,35 +98,6 @@ async function ports(n: number, base?: number): Promise<number[]> {
     if (!out.includes(p)) out.push(p);
   }
   return out;
-}
-
-function apiserverArgs(
-  name: string,
-  port: number,
-  etcdUrl: string,
-  pki: ClusterPki,
-  certDir: string,
-) {
-  return [
-    `--etcd-servers=${etcdUrl}`,
-    `--etcd-prefix=/${name}/registry`,
-    `--cert-dir=${certDir}`,
-    `--tls-cert-file=${pki.servingCert}`,
-    `--tls-private-key-file=${pki.servingKey}`,
-    `--client-ca-file=${pki.caCert}`,
-    `--secure-port=${port}`,
-    '--bind-address=127.0.0.1',
-    '--advertise-address=127.0.0.1',
-    '--authorization-mode=RBAC',
-    '--allow-privileged=true',
-    '--disable-admission-plugins=ServiceAccount',
-    '--service-cluster-ip-range=10.0.0.0/24',
-    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-    `--service-account-key-file=${pki.saPublicKey}`,
-    `--service-account-signing-key-file=${pki.saPrivateKey}`,
-    '--endpoint-reconciler-type=none',
-    '--profiling=false',
-  ];
 }
 
 /** Starts etcd, one kube-apiserver per cluster and kube-controller-manager on the first cluster. */
@@ -226,17 +184,9 @@ export async function startControlPlane(
       clusters.push({ name, server, caData, kubeconfig, kubeconfigPath });
     });
     await Promise.all(
-      clusters.map((c, i) => {
-        const client = KubeClient.fromKubeconfig(c.kubeconfig);
-        return waitFor(
-          `kube-apiserver ${c.name}`,
-          apiservers[i],
-          readyMs,
-          async () =>
-            (await client.request('GET', '/readyz', undefined, undefined, 3000))
-              .status === 200,
-        );
-      }),
+      clusters.map((c, i) =>
+        waitApiserverReady(c.name, c.kubeconfig, apiservers[i], readyMs),
+      ),
     );
     log(
       `kube-apiservers ready: ${clusters
@@ -286,6 +236,7 @@ export async function startControlPlane(
         kubeconfigPath: c.kubeconfigPath,
       })),
       processes: procs,
+      ...(opts.ownerPid ? { ownerPid: opts.ownerPid } : {}),
     };
     const statePath = path.resolve(
       opts.statePath ?? path.join(baseDir, 'state.json'),
@@ -297,21 +248,6 @@ export async function startControlPlane(
     await cleanup();
     throw e;
   }
-}
-
-/** A shell loop that stops the processes once `ownerPid` is gone (the jest runner was killed, say). */
-function startWatchdog(
-  ownerPid: number,
-  procs: ProcRecord[],
-  removeDir?: string,
-): ProcRecord {
-  const pids = procs.map(p => p.pid).join(' ');
-  const script =
-    `while kill -0 ${ownerPid} 2>/dev/null; do sleep 1; done; kill -TERM ${pids} 2>/dev/null; sleep 5; ` +
-    `kill -KILL ${pids} 2>/dev/null; ${
-      removeDir ? `rm -rf '${removeDir}'` : 'true'
-    }`;
-  return startProcess('watchdog', '/bin/sh', ['-c', script], '/dev/null');
 }
 
 function controlPlaneFrom(
@@ -331,6 +267,10 @@ function controlPlaneFrom(
     state,
     statePath,
     stop: () => stopControlPlane(statePath, state),
+    stopApiserver: (name, options) =>
+      stopApiserver({ clusters, state, statePath }, name, options),
+    startApiserver: (name, readyTimeoutMs) =>
+      startApiserver({ clusters, state, statePath }, name, readyTimeoutMs),
   };
 }
 

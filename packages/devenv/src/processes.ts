@@ -8,6 +8,8 @@ export interface ProcRecord {
   pid: number;
   exe: string;
   log?: string;
+  /** The arguments it was started with, so it can be started again the same way. */
+  args?: string[];
 }
 
 /** Starts a long-running binary in its own process group, logging to a file; it outlives this process. */
@@ -22,7 +24,7 @@ export function startProcess(
   fs.closeSync(fd);
   child.unref();
   if (!child.pid) throw new Error(`devenv: could not start ${exe}`);
-  return { name, pid: child.pid, exe, log };
+  return { name, pid: child.pid, exe, log, args };
 }
 
 /** True while `pid` runs `exe`: a PID reused by another program is never taken for ours. */
@@ -50,7 +52,7 @@ function exited(pid: number): boolean {
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
-/** SIGTERM, then SIGKILL after `graceMs`; resolves when all are gone. */
+/** SIGTERM, then SIGKILL after `graceMs` (at once when 0: a crash); resolves when all are gone. */
 export async function stopProcesses(
   recs: ProcRecord[],
   graceMs = 5000,
@@ -66,7 +68,7 @@ export async function stopProcesses(
       }
     }
   };
-  signal('SIGTERM');
+  if (graceMs > 0) signal('SIGTERM');
   const deadline = Date.now() + graceMs;
   while (alive().length && Date.now() < deadline) await sleep(100);
   if (alive().length) {
