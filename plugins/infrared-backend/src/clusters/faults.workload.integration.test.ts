@@ -1,0 +1,165 @@
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import {
+  eventually,
+  startControlPlane,
+  KubeClient as AdminClient,
+  type ControlPlane,
+} from '@internal/devenv';
+import type { ClusterCondition } from '@infrared-clusters/plugin-infrared-common';
+import {
+  KubeClient,
+  KubeClusterProber,
+  kubeConfigFromText,
+  managementApi,
+  RequestCounter,
+} from '@infrared-clusters/plugin-infrared-node';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { infraredKubeServiceFactory } from '../kube';
+import { infraredPlugin } from '../plugin';
+import { prepareManagementCluster } from './__testUtils__/managementCluster';
+import { recordRecovery } from './__testUtils__/recovery';
+import { SerialScheduler } from './__testUtils__/serialScheduler';
+
+jest.setTimeout(150_000);
+
+const TASK = 'infrared-clusters-reconcile';
+
+/**
+ * Issue 17, "workload API server stopped": a Cluster registered by kubeconfig, on a control plane
+ * of this test's own (its workload kube-apiserver is stopped and started again). One scheduled
+ * pass (`pass()`) stands for one reconcile interval.
+ */
+describe('a workload API server stopped and started again', () => {
+  let cp: ControlPlane;
+  const scheduler = new SerialScheduler();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-fault-'));
+  const gitops = path.join(tmp, 'gitops.git');
+  let server: any;
+  let admin: AdminClient;
+
+  const pass = () => scheduler.triggerTask(TASK);
+  /** The Cluster's condition as stored (not the backend's view of it, which may be cached). */
+  const condition = async (name: string, type: string) => {
+    const cluster = await admin.must(
+      'GET',
+      `/apis/infrared.darkshift.io/v1alpha1/clusters/${name}`,
+    );
+    const conditions: ClusterCondition[] =
+      cluster.body.status?.conditions ?? [];
+    return conditions.find(c => c.type === type);
+  };
+  const connected = (name: string) => condition(name, 'Connected');
+  const git = (...args: string[]) =>
+    execFileSync('git', [`--git-dir=${gitops}`, ...args], {
+      encoding: 'utf8',
+    }).trim();
+  /** What must not change while the cluster is down: the Argo CD Secret and the gitops repo. */
+  const untouched = async (name: string) => {
+    const argo = await admin.must(
+      'GET',
+      `/api/v1/namespaces/argocd/secrets/cluster-${name}`,
+    );
+    return {
+      argoSecret: `${argo.body.metadata.uid}@${argo.body.metadata.resourceVersion}`,
+      refs: git('for-each-ref', '--format=%(refname) %(objectname)'),
+      files: git('ls-tree', '-r', 'main'),
+    };
+  };
+
+  beforeAll(async () => {
+    cp = await startControlPlane({
+      clusters: ['management', 'workload-down'],
+      ownerPid: process.pid,
+    });
+    admin = cp.client('management');
+    const backendKubeconfig = await prepareManagementCluster(
+      cp.cluster('management'),
+    );
+    const client = new KubeClient(kubeConfigFromText(backendKubeconfig));
+    ({ server } = await startTestBackend({
+      features: [
+        infraredPlugin,
+        scheduler.factory(),
+        infraredKubeServiceFactory({
+          management: {
+            api: managementApi(client),
+            prober: new KubeClusterProber(client),
+            probeCounter: new RequestCounter(),
+            server: client.server,
+          },
+        }),
+        mockServices.rootConfig.factory({
+          data: { infrared: { gitops: { type: 'local', path: gitops } } },
+        }),
+      ],
+    }));
+  });
+
+  afterAll(async () => {
+    scheduler.stop();
+    await cp?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['stopped', 'edge-stopped', false],
+    ['crashed', 'edge-crashed', true],
+  ])(
+    '%s: Connected False Unreachable in the first pass, nothing touched while down, True again by itself',
+    async (how, name, crash) => {
+      const workload = cp.cluster('workload-down');
+      const created = await request(server)
+        .post('/api/infrared/v1/clusters')
+        .set('Authorization', mockCredentials.user.header())
+        .send({ name, kubeconfig: workload.kubeconfig });
+      expect(created.status).toBe(201);
+      // the POST's own pass registers it (a scheduled pass skips a Cluster that pass holds)
+      await eventually(
+        async () => (await condition(name, 'Registered'))?.status === 'True',
+        60_000,
+        100,
+      );
+      expect(await connected(name)).toMatchObject({ status: 'True' });
+      const before = await untouched(name);
+
+      const stoppedAt = Date.now();
+      await cp.stopApiserver('workload-down', { crash });
+      const stopped = Date.now();
+      await pass();
+      const down = await connected(name);
+      const downSeen = Date.now();
+      expect(down).toMatchObject({ status: 'False', reason: 'Unreachable' });
+      expect(down!.message).toContain(workload.server);
+      // Registration happened; being down does not undo it.
+      expect(await condition(name, 'Registered')).toMatchObject({
+        status: 'True',
+      });
+      await pass();
+      expect(await untouched(name)).toEqual(before);
+
+      const restartedAt = Date.now();
+      await cp.startApiserver('workload-down');
+      const ready = Date.now();
+      await pass();
+      const up = await connected(name);
+      const upSeen = Date.now();
+      expect(up).toMatchObject({ status: 'True', reason: 'Connected' });
+      expect(await untouched(name)).toEqual(before);
+
+      recordRecovery(`workload API server ${how}`, {
+        stopMs: stopped - stoppedAt,
+        stopToUnreachableMs: downSeen - stopped,
+        restartToReadyMs: ready - restartedAt,
+        readyToConnectedMs: upSeen - ready,
+      });
+    },
+  );
+});
