@@ -9,6 +9,7 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import diagnostics from 'node:diagnostics_channel';
 import express from 'express';
 import fs from 'node:fs';
+import inspector from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,9 +24,11 @@ import {
   kubeConfigFromText,
   managementApi,
   RequestCounter,
+  watchClusters,
 } from '../../plugins/infrared-node/src';
 import { createRouter } from '../../plugins/infrared-backend/src/api/router';
 import {
+  ClusterListCache,
   ClusterReconciler,
   ClusterService,
 } from '../../plugins/infrared-backend/src/clusters';
@@ -51,6 +54,28 @@ async function connectionsTo<T>(port: number, fn: () => Promise<T>) {
     return { result: await fn(), opened };
   } finally {
     diagnostics.unsubscribe('net.client.socket', onSocket);
+  }
+}
+
+/** The value of `--<name> <text>`, undefined when not given. */
+function argText(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+/** Runs `fn` under the V8 CPU profiler and writes the profile (.cpuprofile, for DevTools) to `file`. */
+async function cpuProfile<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    console.log(`  CPU profile of the second steady pass: ${file}`);
   }
 }
 
@@ -86,10 +111,14 @@ export async function main(): Promise<void> {
       logger: quiet,
     });
     // as createClusters wires it: an API write starts a pass over that Cluster at once
+    // as plugin.ts wires it: the REST list reads the Clusters from one watch
+    const watched = watchClusters(client);
+    await watched.start();
     const service = new ClusterService({
       api,
       managementCluster: 'infrared-mgmt',
       logger: quiet,
+      listCache: new ClusterListCache(watched),
       onChange: name => {
         reconciler
           .reconcile({ names: [name] })
@@ -188,12 +217,15 @@ export async function main(): Promise<void> {
 
     // 2. Steady passes: management requests, connections to the workload API server
     const workloadPort = Number(new URL(workload.server).port);
+    const profileFile = argText('profile');
     for (const label of ['steady pass', 'steady pass again']) {
       counter.reset();
       probeCounter.reset();
       const cpu0 = process.cpuUsage();
       const { result: pass, opened } = await connectionsTo(workloadPort, () =>
-        reconciler.reconcileAll(),
+        label === 'steady pass again' && profileFile
+          ? cpuProfile(profileFile, () => reconciler.reconcileAll())
+          : reconciler.reconcileAll(),
       );
       const cpu = process.cpuUsage(cpu0);
       console.log(
@@ -297,6 +329,7 @@ export async function main(): Promise<void> {
       )}; before: +280-330 MB]`,
     );
     server.close();
+    await watched.stop();
   } finally {
     await cp.stop();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import {
   ClusterService,
   CLUSTERS_RECONCILE_TASK_ID,
   createClusters,
+  startWatchedClusters,
 } from './clusters';
 import { findRepoRoot } from './config';
 import { createGitopsPublisher } from './gitops';
@@ -94,6 +95,13 @@ export const infraredPlugin = createBackendPlugin({
             api: kube.management.api,
             prober: kube.management.prober,
             publisher,
+            watchedClusters:
+              kube.management.client &&
+              startWatchedClusters({
+                client: kube.management.client,
+                lifecycle: deps.lifecycle,
+                logger,
+              }),
             discovered: registrar
               ? discoveredClustersOptions(config)
               : undefined,

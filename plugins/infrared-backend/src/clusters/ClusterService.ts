@@ -25,6 +25,7 @@ import {
   type ManagementApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import { fromKubeError } from './errors';
+import type { ClusterListCache } from './listCache';
 import { dependentLabels, isManagementCluster } from './plan';
 
 export interface ClusterServiceOptions {
@@ -35,6 +36,8 @@ export interface ClusterServiceOptions {
   onChange?: (clusterName: string) => void;
   /** Called after a Cluster was deleted. */
   onRemoved?: (clusterName: string) => void;
+  /** The Clusters a watch keeps current, so a list sends no LIST (live until it has synced). */
+  listCache?: ClusterListCache;
   /** Child clusters the registrar registered, listed beside the Clusters. */
   listDiscovered?: () => Promise<DiscoveredClusterInput[]>;
 }
@@ -48,14 +51,15 @@ export class ClusterService {
 
   async list(): Promise<ClusterView[]> {
     try {
+      const cached = this.options.listCache?.list();
       const [clusters, discovered] = await Promise.all([
-        this.options.api.clusters.list(),
+        cached ??
+          this.options.api.clusters.list().then(l => l.map(clusterView)),
         this.options.listDiscovered?.() ?? [],
       ]);
-      return [
-        ...clusters.map(clusterView),
-        ...discovered.map(discoveredClusterView),
-      ].sort((a, b) => a.name.localeCompare(b.name));
+      return [...clusters, ...discovered.map(discoveredClusterView)].sort(
+        (a, b) => a.name.localeCompare(b.name),
+      );
     } catch (e) {
       throw fromKubeError(e);
     }
@@ -88,6 +92,7 @@ export class ClusterService {
         ? undefined
         : await this.createKubeconfigSecret(name, request.kubeconfig);
     const created = await this.createCluster(request, secret);
+    this.options.listCache?.created(created);
     if (secret) await this.adoptKubeconfigSecret(secret, created);
     this.options.logger.info(`infrared: registered cluster ${name}`);
     this.options.onChange?.(name);
@@ -211,6 +216,7 @@ export class ClusterService {
       }
       throw fromKubeError(e);
     }
+    this.options.listCache?.removed(name);
     logger.info(`infrared: removed cluster ${name}`);
     this.options.onRemoved?.(name);
   }

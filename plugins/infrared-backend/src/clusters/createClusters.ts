@@ -12,6 +12,7 @@ import {
 } from '@infrared-clusters/plugin-infrared-node';
 import { BatchingPublisher, type GitopsPublisher } from '../gitops';
 import { ClusterService } from './ClusterService';
+import { ClusterListCache, type WatchedClusters } from './listCache';
 import { readClustersConfig } from './config';
 import { ClusterReconciler, type ReconcileScope } from './reconciler';
 import { ReconcileTrigger } from './trigger';
@@ -31,6 +32,8 @@ export interface CreateClustersOptions {
    * the registrar does not run. The wiring passes it, so clusters/ never reads registrar/ config.
    */
   discovered?: DiscoveredClustersOptions;
+  /** The Clusters a watch keeps current: the REST list reads them instead of sending a LIST. */
+  watchedClusters?: WatchedClusters;
   /**
    * Told of each API write (`registered`, `removed`) and when the pass that follows a registration
    * is done (`reconciled`); the wiring publishes it on the events service.
@@ -97,6 +100,9 @@ export async function createClusters(
         );
     },
     onRemoved: name => options.onClusterChanged?.(name, 'removed'),
+    listCache: options.watchedClusters
+      ? new ClusterListCache(options.watchedClusters)
+      : undefined,
     listDiscovered: options.discovered
       ? () => listDiscoveredClusters(api.secrets, options.discovered)
       : undefined,

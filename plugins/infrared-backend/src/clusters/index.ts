@@ -30,3 +30,5 @@ export {
   CLUSTERS_RECONCILE_TASK_ID,
   type CreateClustersOptions,
 } from './createClusters';
+export { ClusterListCache, type WatchedClusters } from './listCache';
+export { startWatchedClusters } from './watchedClusters';

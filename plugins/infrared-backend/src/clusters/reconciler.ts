@@ -7,6 +7,7 @@ import {
   type ManagementApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import type { GitopsPublisher } from '../gitops';
+import { ConnectionMemo } from './connectionMemo';
 import {
   applySecretAction,
   createCluster,
@@ -28,7 +29,6 @@ import {
   planClusterReconcile,
   planManagementCluster,
   probeTarget,
-  resolveConnection,
   secretReads,
   settleCluster,
   type ClusterOutcome,
@@ -75,6 +75,7 @@ interface Target {
  */
 export class ClusterReconciler {
   private readonly lock = new KeyedLock();
+  private readonly connections = new ConnectionMemo();
   /** When each Cluster was last read with GETs (a pass over named Clusters), in this process. */
   private readonly freshAt = new Map<string, number>();
   private readonly clock: () => Date;
@@ -193,14 +194,17 @@ export class ClusterReconciler {
     if (!target.listed) this.freshAt.set(target.name, Date.now());
     const cluster =
       target.listed?.cluster ?? (await api.clusters.get(target.name));
-    if (!cluster) return undefined;
+    if (!cluster) {
+      this.connections.forget(target.name);
+      return undefined;
+    }
     const reads = secretReads(cluster, target.listed?.secrets);
     const [kubeconfigSecret, argoSecret, registration] = await Promise.all([
       readSecret(api.secrets, reads.kubeconfigSecret),
       readSecret(api.secrets, reads.argoSecret),
       registrations,
     ]);
-    const connection = resolveConnection(cluster, kubeconfigSecret);
+    const connection = this.connections.resolve(cluster, kubeconfigSecret);
     const probeWith = probeTarget(cluster, connection);
     const probe = probeWith && (await prober.probe(probeWith, signal));
     if (signal?.aborted) return undefined;

@@ -85,6 +85,16 @@ export function trimServer(server: string): string {
   return server.trim().replace(/\/+$/, '');
 }
 
+const utf8 = new TextDecoder();
+
+/** The bytes of base64 text (atob, so it runs in the browser too), without a callback per byte. */
+function base64Bytes(value: string): Uint8Array {
+  const binary = atob(value);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 /** @public */
 export interface KubeconfigSecretInput {
   clusterName: string;
@@ -128,8 +138,7 @@ export function secretStrings(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(secret.data ?? {})) {
-    const bytes = Uint8Array.from(atob(value), c => c.charCodeAt(0));
-    out[key] = new TextDecoder().decode(bytes);
+    out[key] = utf8.decode(base64Bytes(value));
   }
   return { ...out, ...secret.stringData };
 }

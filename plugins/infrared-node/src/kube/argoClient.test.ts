@@ -5,10 +5,9 @@ import type { ArgoClusterConfig } from '@infrared-clusters/plugin-infrared-commo
 import {
   argoKubeConfig,
   ArgoConnectionRefusedError,
-  KubeClient,
-  kubeConfigFromText,
   nodeProxyUrl,
-} from './client';
+} from './argoClient';
+import { KubeClient, kubeConfigFromText } from './client';
 import { KubeClusterProber } from './probe';
 
 const SERVER = 'https://203.0.113.10:6443';

@@ -12,3 +12,4 @@ export * from './provisioning';
 export * from './connection';
 export * from './management';
 export * from './informers';
+export * from './argoClient';

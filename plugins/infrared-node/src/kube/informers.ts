@@ -42,6 +42,7 @@ export class WatchedCache<T extends KubernetesObject, V> {
   private failures = 0;
   private restartTimer?: ReturnType<typeof setTimeout>;
   private resolveSynced!: () => void;
+  private syncedOnce = false;
   /** Resolves once the first LIST is in the cache. */
   readonly synced: Promise<void>;
 
@@ -60,6 +61,7 @@ export class WatchedCache<T extends KubernetesObject, V> {
       // the informer fills its cache right after this resolves, within the same task
       setImmediate(() => {
         this.failures = 0;
+        this.syncedOnce = true;
         this.resolveSynced();
         this.options.onChange?.();
       });
@@ -91,6 +93,11 @@ export class WatchedCache<T extends KubernetesObject, V> {
     this.stopped = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     await this.informer.stop();
+  }
+
+  /** Whether the first LIST is in the cache (it stays in while a watch restarts). */
+  get isSynced(): boolean {
+    return this.syncedOnce;
   }
 
   /** Every object in the cache (of one namespace when given). */

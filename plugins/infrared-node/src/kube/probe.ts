@@ -3,11 +3,8 @@ import type {
   ArgoClusterConfig,
   ArgoConnection,
 } from '@infrared-clusters/plugin-infrared-common';
-import {
-  ArgoConnectionRefusedError,
-  KubeClient,
-  kubeClientForArgo,
-} from './client';
+import { ArgoConnectionRefusedError, kubeClientForArgo } from './argoClient';
+import type { KubeClient } from './client';
 import type { RequestCounter } from './counter';
 import { KubeApiError, toKubeApiError } from './errors';
 
@@ -167,6 +164,12 @@ async function onceMoreOnReset<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The fields of a node list (as the API server sends it) the count reads. */
+interface NodeList {
+  items: unknown[];
+  metadata?: { continue?: string; remainingItemCount?: number | null };
+}
+
 /**
  * Reaches a cluster's API server: GET /version, then counts Nodes (a LIST with a limit, following
  * `continue` when the server does not say how many remain). Bounded by `timeoutMs` in all.
@@ -187,23 +190,25 @@ export async function probeCluster(
   const signals = [AbortSignal.timeout(timeoutMs)];
   if (options.signal) signals.push(options.signal);
   const signal = AbortSignal.any(signals);
-  const callOptions = client.callOptions({ signal });
+  const limit = options.pageSize ?? 500;
   let step: ProbeStep = 'version';
   try {
     const version = await onceMoreOnReset(() =>
-      client.version.getCode({}, callOptions),
+      client.getLight<{ gitVersion: string }>('/version', signal),
     );
     step = 'nodes';
     let nodes = 0;
     let next: string | undefined;
     for (let page = 0; page < 100; page++) {
-      const list = await client.core.listNode(
-        { limit: options.pageSize ?? 500, _continue: next },
-        callOptions,
+      const query = new URLSearchParams({ limit: String(limit) });
+      if (next) query.set('continue', next);
+      const list = await client.getLight<NodeList>(
+        `/api/v1/nodes?${query}`,
+        signal,
       );
       nodes += list.items.length;
       const remaining = list.metadata?.remainingItemCount;
-      next = list.metadata?._continue || undefined;
+      next = list.metadata?.continue || undefined;
       if (remaining !== undefined && remaining !== null) {
         nodes += Number(remaining);
         break;
@@ -262,6 +267,8 @@ export class KubeClusterProber implements ClusterProber {
     { client: KubeClient; usedAt: number }
   >();
   private sweptAt = Date.now();
+  /** The key of a connection object the caller passes again (the reconciler keeps them per Secret version). */
+  private readonly keys = new WeakMap<ArgoConnection, string>();
 
   constructor(
     private readonly management: KubeClient,
@@ -319,9 +326,13 @@ export class KubeClusterProber implements ClusterProber {
       }
       this.sweptAt = now;
     }
-    const key = createHash('sha256')
-      .update(JSON.stringify(connection))
-      .digest('hex');
+    let key = this.keys.get(connection);
+    if (!key) {
+      key = createHash('sha256')
+        .update(JSON.stringify(connection))
+        .digest('hex');
+      this.keys.set(connection, key);
+    }
     const entry = this.clients.get(key) ?? {
       client: kubeClientForArgo(connection, { counter: this.options.counter }),
       usedAt: now,
