@@ -6,7 +6,10 @@ import {
   type ClusterResource,
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
-import type { ManagementApi, SecretApi } from '@infrared-clusters/plugin-infrared-node';
+import type {
+  ManagementApi,
+  SecretApi,
+} from '@infrared-clusters/plugin-infrared-node';
 import type { GitopsPublisher } from '../gitops';
 import { CRD_MISSING, isCrdMissing } from './errors';
 import {
@@ -54,14 +57,49 @@ export type Registrations = (
   clusterName: string,
 ) => RegistrationChange | { error: string };
 
+/**
+ * The registration changes made so far, by cluster name, for one repository: the files (YAML) of
+ * a registration are rendered once, not on every pass over every cluster.
+ */
+export class RegistrationMemo {
+  private repoKey = '';
+  private readonly byCluster = new Map<string, RegistrationChange>();
+
+  changeFor(
+    clusterName: string,
+    managementCluster: string,
+    repo: { repoUrl: string; defaultBranch: string },
+  ): RegistrationChange {
+    const repoKey = JSON.stringify([
+      managementCluster,
+      repo.repoUrl,
+      repo.defaultBranch,
+    ]);
+    if (repoKey !== this.repoKey) {
+      this.byCluster.clear();
+      this.repoKey = repoKey;
+    }
+    let change = this.byCluster.get(clusterName);
+    if (!change) {
+      change = registrationChange(clusterName, managementCluster, repo);
+      this.byCluster.set(clusterName, change);
+    }
+    return change;
+  }
+
+  forget(clusterName: string): void {
+    this.byCluster.delete(clusterName);
+  }
+}
+
 export async function describeRegistrations(
   publisher: GitopsPublisher,
   managementCluster: string,
+  memo: RegistrationMemo = new RegistrationMemo(),
 ): Promise<Registrations> {
   try {
     const repo = await publisher.describe();
-    return clusterName =>
-      registrationChange(clusterName, managementCluster, repo);
+    return clusterName => memo.changeFor(clusterName, managementCluster, repo);
   } catch (e) {
     const error = `the gitops repository cannot be described: ${
       (e as Error).message

@@ -18,6 +18,7 @@ import {
   describeRegistrations,
   listClustersAndSecrets,
   readSecret,
+  RegistrationMemo,
   type Registrations,
 } from './observe';
 import {
@@ -76,6 +77,7 @@ interface Target {
 export class ClusterReconciler {
   private readonly lock = new KeyedLock();
   private readonly connections = new ConnectionMemo();
+  private readonly registrationMemo = new RegistrationMemo();
   /** When each Cluster was last read with GETs (a pass over named Clusters), in this process. */
   private readonly freshAt = new Map<string, number>();
   private readonly clock: () => Date;
@@ -107,7 +109,11 @@ export class ClusterReconciler {
     const { api, logger, publisher, managementCluster } = this.options;
     const { names, signal } = scope;
     const tally = new PassTally(api.counter);
-    const registrations = describeRegistrations(publisher, managementCluster);
+    const registrations = describeRegistrations(
+      publisher,
+      managementCluster,
+      this.registrationMemo,
+    );
     const targets: Target[] = names
       ? names.map(name => ({ name }))
       : await this.listTargets();
@@ -196,6 +202,7 @@ export class ClusterReconciler {
       target.listed?.cluster ?? (await api.clusters.get(target.name));
     if (!cluster) {
       this.connections.forget(target.name);
+      this.registrationMemo.forget(target.name);
       return undefined;
     }
     const reads = secretReads(cluster, target.listed?.secrets);

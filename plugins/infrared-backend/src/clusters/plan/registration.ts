@@ -24,6 +24,18 @@ export const REGISTERED_FILES_ANNOTATION = `${INFRARED_GROUP}/registered-files`;
 
 /** A stable digest of a set of files, to tell whether a registration is already published. */
 export function filesHash(files: Record<string, string>): string {
+  let hash = hashes.get(files);
+  if (!hash) {
+    hash = hashOf(files);
+    hashes.set(files, hash);
+  }
+  return hash;
+}
+
+/** The hash of each files object seen (the reconciler passes the same object every pass). */
+const hashes = new WeakMap<Record<string, string>, string>();
+
+function hashOf(files: Record<string, string>): string {
   // Byte order, the same on every machine (localeCompare is not).
   const entries = Object.entries(files).sort(([a], [b]) => {
     if (a === b) return 0;
