@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { captureLogger } from '../__testUtils__/captureLogger';
 import { bare, pushFromClone, tempDir } from '../__testUtils__/gitRepos';
+import { KeyedLock } from '@infrared-clusters/plugin-infrared-node';
 import { LocalGitPublisher } from './LocalGitPublisher';
 
 // Real git processes; generous for a busy CI machine.
@@ -85,6 +86,44 @@ describe('LocalGitPublisher when the default branch moves', () => {
     ).toEqual([[1, true]]);
     expect(bare(path).show('registry/shared.yaml')).toBe('owner: infrared');
     expect(bare(path).branches()).toEqual(['refs/heads/main']);
+  });
+
+  it('closes its pull request when another writer lands the same files first (another replica), and opens a new one for new content', async () => {
+    let theirs: Promise<unknown> | undefined;
+    const other = new LocalGitPublisher({ path, mutex: new KeyedLock() });
+    const mine = new LocalGitPublisher({
+      path,
+      mutex: new KeyedLock(),
+      beforeMerge: async () => {
+        theirs ??= other.publish({ ...change, key: 'batch-of-theirs' });
+        await theirs;
+      },
+    });
+    const result = await mine.publish(change);
+
+    const repo = bare(path);
+    expect(result.commit).toBe(repo.head());
+    expect(repo.merges()).toBe(1);
+    expect(repo.branches()).toEqual(['refs/heads/main']);
+    const pulls = await mine.listPullRequests();
+    expect(pulls.map(p => [p.number, p.key, p.merged, p.closed])).toEqual([
+      [1, 'register-edge-1', false, true],
+      [2, 'batch-of-theirs', true, false],
+    ]);
+
+    // a closed pull request is not reopened: new content gets a new one
+    const next = await mine.publish({
+      ...change,
+      files: { 'registry/shared.yaml': 'owner: infrared-2\n' },
+    });
+    expect(next.pullRequest?.number).toBe(3);
+    expect(
+      (await mine.listPullRequests()).map(p => [p.number, p.merged]),
+    ).toEqual([
+      [1, false],
+      [2, true],
+      [3, true],
+    ]);
   });
 
   it('returns the existing commit when someone else already wrote the same content', async () => {

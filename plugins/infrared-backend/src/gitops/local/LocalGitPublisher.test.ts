@@ -80,6 +80,7 @@ describe('LocalGitPublisher', () => {
         title: 'Change register-edge-1',
         branch: 'infrared/register-edge-1',
         merged: true,
+        closed: false,
         commit: result.commit,
       },
     ]);

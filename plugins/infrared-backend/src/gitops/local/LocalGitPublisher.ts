@@ -11,6 +11,7 @@ import {
 } from '@infrared-clusters/plugin-infrared-node';
 import { Git, GitIdentity } from './git';
 import {
+  closePullRecords,
   listPullRecords,
   LocalPullRequest,
   pullMessage,
@@ -93,8 +94,10 @@ export class LocalGitPublisher implements GitopsPublisher {
     for (let attempt = 1; ; attempt++) {
       const head = (await this.git.resolve(mainRef))!;
       if (await isApplied(this.git, head, change)) {
-        // Also cleans up after a restart between the merge and the branch deletion.
+        // Also cleans up after a restart between the merge and the branch deletion, and closes the pull
+        // request an attempt of this change recorded before another writer landed the same files.
         await this.git.updateRefs([`delete refs/heads/${branch}`]);
+        await closePullRecords(this.git, change.key);
         const last = (await listPullRecords(this.git))
           .filter(r => r.key === change.key && r.merged)
           .pop();

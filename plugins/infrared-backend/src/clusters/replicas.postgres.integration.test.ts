@@ -1,0 +1,286 @@
+import {
+  coreServices,
+  createBackendModule,
+  createServiceFactory,
+} from '@backstage/backend-plugin-api';
+import { databaseServiceFactory } from '@backstage/backend-defaults/database';
+import { schedulerServiceFactory } from '@backstage/backend-defaults/scheduler';
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import {
+  eventually,
+  KubeClient as AdminClient,
+  startControlPlane,
+  startPostgres,
+  type ControlPlane,
+  type LocalPostgres,
+} from '@internal/devenv';
+import {
+  gitopsPublisherExtensionPoint,
+  KeyedLock,
+  KubeClient,
+  KubeClusterProber,
+  kubeConfigFromText,
+  managementApi,
+  RequestCounter,
+} from '@infrared-clusters/plugin-infrared-node';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { captureLogger } from '../gitops/__testUtils__/captureLogger';
+import {
+  additionsByPath,
+  mergedChanges,
+} from '../gitops/__testUtils__/mergeHistory';
+import { LocalGitPublisher } from '../gitops';
+import { infraredKubeServiceFactory } from '../kube';
+import { infraredPlugin } from '../plugin';
+import { prepareManagementCluster } from './__testUtils__/managementCluster';
+
+jest.setTimeout(240_000);
+
+const CLUSTERS = 100;
+const CLUSTERS_API = '/apis/infrared.darkshift.io/v1alpha1/clusters';
+const registeredTrue = (cluster: any) =>
+  cluster.status?.conditions?.some(
+    (c: any) => c.type === 'Registered' && c.status === 'True',
+  );
+const appOfApps = (name: string) =>
+  `registry/clusters/infrared-mgmt/components/cluster-${name}.yaml`;
+
+interface Replica {
+  server: any;
+  backend: { stop(): Promise<void> };
+  logger: ReturnType<typeof captureLogger>;
+  /** Requests to the management API server, by verb. */
+  counter: RequestCounter;
+}
+
+/** The full passes (scheduled task) a replica finished: the reconciler's debug summary of > 1 cluster. */
+const fullPasses = (replica: Replica) =>
+  replica.logger.lines.filter(l =>
+    /^debug infrared: reconciled (\d{2,}) clusters/.test(l),
+  ).length;
+
+/**
+ * Two backend replicas of the plugin on one PostgreSQL (Backstage's real database and scheduler,
+ * so the `scope: 'global'` reconcile task runs on one replica at a time) and one local gitops
+ * repository, against a control plane of their own (Clusters are cluster-scoped: a shared one
+ * would have other tests' backends reconcile these Clusters too). Each replica has its own git
+ * mutex, as two processes would: only the repository's compare-and-swap orders their merges.
+ */
+describe('two backend replicas on one PostgreSQL', () => {
+  let cp: ControlPlane;
+  let postgres: LocalPostgres;
+  let admin: AdminClient;
+  const replicas: Replica[] = [];
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-replicas-'));
+  const gitops = path.join(tmp, 'gitops.git');
+  const names = Array.from(
+    { length: CLUSTERS },
+    (_, i) => `replica-${String(i).padStart(3, '0')}`,
+  );
+
+  async function startReplica(index: number, backendKubeconfig: string) {
+    const logger = captureLogger();
+    const counter = new RequestCounter();
+    const probeCounter = new RequestCounter();
+    const client = new KubeClient(kubeConfigFromText(backendKubeconfig), {
+      counter,
+    });
+    const backend = await startTestBackend({
+      features: [
+        // The real database and scheduler (the test backend's defaults are in-memory mocks).
+        databaseServiceFactory,
+        schedulerServiceFactory,
+        createServiceFactory({
+          service: coreServices.rootLogger,
+          deps: {},
+          factory: () => logger,
+        }),
+        mockServices.rootConfig.factory({
+          data: {
+            backend: {
+              database: { client: 'pg', connection: postgres.connection },
+            },
+            infrared: {
+              reconcile: { interval: '2s' },
+              gitops: { type: 'local', path: gitops },
+            },
+          },
+        }),
+        infraredKubeServiceFactory({
+          management: {
+            api: managementApi(client),
+            prober: new KubeClusterProber(client, { counter: probeCounter }),
+            probeCounter,
+            server: client.server,
+            client,
+          },
+        }),
+        createBackendModule({
+          pluginId: 'infrared',
+          moduleId: `replica-${index}-gitops`,
+          register(env) {
+            env.registerInit({
+              deps: { gitops: gitopsPublisherExtensionPoint },
+              async init(deps) {
+                deps.gitops.setPublisher(
+                  ({ logger: log }) =>
+                    new LocalGitPublisher({
+                      path: gitops,
+                      logger: log,
+                      mutex: new KeyedLock(),
+                    }),
+                );
+              },
+            });
+          },
+        }),
+        infraredPlugin,
+      ],
+    });
+    return { server: backend.server, backend, logger, counter };
+  }
+
+  const listMine = async () =>
+    (await admin.must('GET', CLUSTERS_API)).body.items.filter((c: any) =>
+      names.includes(c.metadata.name),
+    );
+  const argoSecrets = async () =>
+    (
+      await admin.must(
+        'GET',
+        '/api/v1/namespaces/argocd/secrets?labelSelector=argocd.argoproj.io%2Fsecret-type%3Dcluster',
+      )
+    ).body.items;
+  const kubeconfigSecrets = async () =>
+    (await admin.must('GET', '/api/v1/namespaces/infrared/secrets')).body.items;
+  const versions = (items: any[]) =>
+    Object.fromEntries(
+      items.map(o => [o.metadata.name, o.metadata.resourceVersion]),
+    );
+  /** What would move if a replica wrote again: every object's resourceVersion and the gitops head. */
+  const snapshot = async () => ({
+    clusters: versions(await listMine()),
+    argo: versions(await argoSecrets()),
+    kubeconfigs: versions(await kubeconfigSecrets()),
+    changes: mergedChanges(gitops).length,
+  });
+  /** Resolves after every replica-independent scheduled pass count grew by `n` (either replica). */
+  const afterFullPasses = async (n: number) => {
+    const total = () => replicas.reduce((s, r) => s + fullPasses(r), 0);
+    const target = total() + n;
+    await eventually(async () => total() >= target, 60_000, 200);
+  };
+
+  beforeAll(async () => {
+    cp = await startControlPlane({
+      clusters: ['management', 'workload-a'],
+      ownerPid: process.pid,
+    });
+    admin = AdminClient.fromKubeconfig(cp.cluster('management').kubeconfig);
+    const backendKubeconfig = await prepareManagementCluster(
+      cp.cluster('management'),
+    );
+    postgres = await startPostgres();
+    // One after the other, as a rolling deployment starts them: two backends migrating the same
+    // fresh database at the same instant race on knex's own migrations table.
+    replicas.push(await startReplica(1, backendKubeconfig));
+    replicas.push(await startReplica(2, backendKubeconfig));
+  });
+
+  afterAll(async () => {
+    await Promise.all(replicas.map(r => r.backend.stop()));
+    // a stopped scheduler releases its task in the database: then PostgreSQL may go
+    await new Promise(r => setTimeout(r, 1000));
+    await postgres?.stop();
+    await cp?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('registers 100 clusters posted to both replicas once each: one Secret, one merged file, no duplicate pull request', async () => {
+    const kubeconfig = cp.cluster('workload-a').kubeconfig;
+    const started = Date.now();
+    for (let i = 0; i < names.length; i += 20) {
+      await Promise.all(
+        names.slice(i, i + 20).map(async (name, j) => {
+          const replica = replicas[(i + j) % replicas.length];
+          const res = await request(replica.server)
+            .post('/api/infrared/v1/clusters')
+            .set('Authorization', mockCredentials.user.header())
+            .send({ name, kubeconfig, flavor: 'k3s', provider: 'local' });
+          expect(res.status).toBe(201);
+        }),
+      );
+    }
+
+    const registered = await eventually(
+      async () => {
+        const mine = await listMine();
+        const done = mine.filter(registeredTrue);
+        return done.length === CLUSTERS && mine;
+      },
+      120_000,
+      250,
+    );
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+    expect(registered).toHaveLength(CLUSTERS);
+    // The passes in flight when the last status was written settle before anything is counted.
+    await afterFullPasses(2);
+
+    // one Argo CD Secret per cluster, named for it
+    const argo = (await argoSecrets()).filter((s: any) =>
+      names.includes(Buffer.from(s.data.name, 'base64').toString()),
+    );
+    expect(argo.map((s: any) => s.metadata.name).sort()).toEqual(
+      names.map(n => `cluster-${n}`),
+    );
+
+    // each cluster's file added once, in one merged change, and never written again
+    const changes = mergedChanges(gitops);
+    expect(changes.every(c => c.parents === 2)).toBe(true);
+    const added = additionsByPath(changes);
+    for (const name of names) expect(added.get(appOfApps(name))).toBe(1);
+    const rewritten = changes.flatMap(c => [...c.modified, ...c.deleted]);
+    expect(rewritten).toEqual([]);
+
+    // one pull request per key, one merged per merged change, none left open: a replica that found
+    // its batch's files landed by the other closes its own
+    const pulls = await new LocalGitPublisher({
+      path: gitops,
+      mutex: new KeyedLock(),
+    }).listPullRequests();
+    const keys = pulls.map(p => p.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(pulls.filter(p => !p.merged && !p.closed)).toEqual([]);
+    const merged = pulls.filter(p => p.merged);
+    expect(merged.map(p => p.commit).sort()).toEqual(
+      changes.map(c => c.commit).sort(),
+    );
+    // both replicas served registrations and ran passes
+    for (const replica of replicas) {
+      expect(replica.counter.byVerb().POST).toBeGreaterThan(0);
+    }
+
+    // converged: two more passes (on either replica) write nothing
+    const before = await snapshot();
+    await afterFullPasses(2);
+    expect(await snapshot()).toEqual(before);
+
+    // eslint-disable-next-line no-console
+    console.info(
+      `${CLUSTERS} clusters over ${replicas.length} replicas: all Registered after ${seconds} s; ` +
+        `${changes.length} merged changes, ${
+          pulls.length - merged.length
+        } pull requests closed; management requests per replica: ${replicas
+          .map(r => JSON.stringify(r.counter.byVerb()))
+          .join(' ')}`,
+    );
+  });
+});
