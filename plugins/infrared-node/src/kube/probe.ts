@@ -35,6 +35,9 @@ export type ProbeResult =
  */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 
+/** A node count is this old at most before the nodes are listed again. */
+const DEFAULT_NODE_COUNT_MS = 5 * 60_000;
+
 /** A connection not probed for this long loses its client (a removed or changed cluster). */
 const CLIENT_IDLE_MS = 10 * 60_000;
 
@@ -184,6 +187,8 @@ export async function probeCluster(
     pageSize?: number;
     /** How the server is reached when not directly (`proxy <url>`), for the messages. */
     via?: string;
+    /** The node count of a recent probe: given, the nodes are not listed again. */
+    knownNodes?: number;
   } = {},
 ): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
@@ -196,6 +201,13 @@ export async function probeCluster(
     const version = await onceMoreOnReset(() =>
       client.getLight<{ gitVersion: string }>('/version', signal),
     );
+    if (options.knownNodes !== undefined) {
+      return {
+        ok: true,
+        kubernetesVersion: version.gitVersion,
+        nodes: options.knownNodes,
+      };
+    }
     step = 'nodes';
     let nodes = 0;
     let next: string | undefined;
@@ -270,18 +282,31 @@ export class KubeClusterProber implements ClusterProber {
   /** The key of a connection object the caller passes again (the reconciler keeps them per Secret version). */
   private readonly keys = new WeakMap<ArgoConnection, string>();
 
+  /** The node count each client's API server gave last, and when. */
+  private readonly nodeCounts = new WeakMap<
+    KubeClient,
+    { nodes: number; at: number }
+  >();
+
   constructor(
     private readonly management: KubeClient,
     private readonly options: {
       timeoutMs?: number;
       /** Counts the requests sent to workload clusters. */
       counter?: RequestCounter;
+      /**
+       * How long a node count is shown before the nodes are listed again (default 5 minutes). Every
+       * probe still asks /version, so an unreachable server is seen at once; the count is the
+       * half of a steady pass's requests that changes rarely (issue 17: CPU at rest).
+       */
+      nodeCountMs?: number;
+      now?: () => number;
     } = {},
   ) {}
 
   async probe(target: ProbeTarget, signal?: AbortSignal): Promise<ProbeResult> {
     if (target.kind === 'inCluster') {
-      return probeCluster(this.management, {
+      return this.probeWith(this.management, {
         timeoutMs: this.options.timeoutMs,
         signal,
       });
@@ -310,11 +335,31 @@ export class KubeClusterProber implements ClusterProber {
       };
     }
     const proxy = connection.config.proxyUrl;
-    return probeCluster(client, {
+    return this.probeWith(client, {
       timeoutMs: this.options.timeoutMs,
       signal,
       ...(proxy ? { via: `proxy ${proxy}` } : {}),
     });
+  }
+
+  /** probeCluster, with the node count of a recent probe over the same client. */
+  private async probeWith(
+    client: KubeClient,
+    options: Parameters<typeof probeCluster>[1],
+  ): Promise<ProbeResult> {
+    const now = (this.options.now ?? Date.now)();
+    const known = this.nodeCounts.get(client);
+    const fresh =
+      known &&
+      now - known.at < (this.options.nodeCountMs ?? DEFAULT_NODE_COUNT_MS);
+    const result = await probeCluster(client, {
+      ...options,
+      ...(fresh ? { knownNodes: known.nodes } : {}),
+    });
+    if (!result.ok) this.nodeCounts.delete(client);
+    else if (!fresh)
+      this.nodeCounts.set(client, { nodes: result.nodes, at: now });
+    return result;
   }
 
   /** The client of this exact connection (server, TLS, proxy, credential), made once. */
