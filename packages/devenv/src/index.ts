@@ -79,5 +79,7 @@ export {
 } from './nodeAgent';
 export type { NodeAgentOptions, ImageMapping } from './nodeAgent';
 export { rssBytes } from './processes';
+export { etcdEvents, etcdKey, etcdRevision } from './etcd';
+export type { EtcdEvent } from './etcd';
 export { startPostgres, findPostgresBin } from './postgres';
 export type { LocalPostgres } from './postgres';

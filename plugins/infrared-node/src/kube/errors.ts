@@ -105,8 +105,31 @@ export const isAlreadyExists = (e: unknown) =>
 export const isConflict = (e: unknown) =>
   e instanceof KubeApiError && e.code === 409 && e.reason !== 'AlreadyExists';
 
+/** Times a call is sent in all while the API server answers 429 Too Many Requests. */
+const TOO_MANY_REQUESTS_ATTEMPTS = 4;
+/** The longest Retry-After honoured, in seconds. */
+const MAX_RETRY_AFTER_S = 5;
+
 /**
- * Runs one API call; what it throws becomes a KubeApiError that names `what`.
+ * How long to wait before sending a call again: only after a 429, which says the API server did
+ * not run it (e.g. `storage is (re)initializing` just after it started), so any verb may be sent
+ * again; after its Retry-After (1 s when absent, at most MAX_RETRY_AFTER_S), as client-go does.
+ */
+function retryAfterMs(error: unknown): number | undefined {
+  const e = error as { code?: unknown; headers?: Record<string, string> };
+  if (e?.code !== 429) return undefined;
+  const header = Object.entries(e.headers ?? {}).find(
+    ([key]) => key.toLowerCase() === 'retry-after',
+  )?.[1];
+  const seconds = Number(header ?? 1);
+  return Number.isFinite(seconds) && seconds >= 0
+    ? Math.min(seconds, MAX_RETRY_AFTER_S) * 1000
+    : 1000;
+}
+
+/**
+ * Runs one API call; what it throws becomes a KubeApiError that names `what`. A 429 answer is
+ * sent again after its Retry-After, at most TOO_MANY_REQUESTS_ATTEMPTS times in all.
  *
  * @public
  */
@@ -114,10 +137,15 @@ export async function kubeCall<T>(
   what: string,
   fn: () => Promise<T>,
 ): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    throw toKubeApiError(e, what);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const wait =
+        attempt < TOO_MANY_REQUESTS_ATTEMPTS ? retryAfterMs(e) : undefined;
+      if (wait === undefined) throw toKubeApiError(e, what);
+      await new Promise(r => setTimeout(r, wait));
+    }
   }
 }
 
