@@ -171,7 +171,7 @@ describe('two backend replicas on one PostgreSQL', () => {
     kubeconfigs: versions(await kubeconfigSecrets()),
     changes: mergedChanges(gitops).length,
   });
-  /** Resolves after every replica-independent scheduled pass count grew by `n` (either replica). */
+  /** Resolves once `n` more scheduled passes over every Cluster finished, on either replica. */
   const afterFullPasses = async (n: number) => {
     const total = () => replicas.reduce((s, r) => s + fullPasses(r), 0);
     const target = total() + n;
@@ -263,10 +263,20 @@ describe('two backend replicas on one PostgreSQL', () => {
     expect(merged.map(p => p.commit).sort()).toEqual(
       changes.map(c => c.commit).sort(),
     );
-    // both replicas served registrations and ran passes
+    // both replicas served registrations
     for (const replica of replicas) {
       expect(replica.counter.byVerb().POST).toBeGreaterThan(0);
     }
+
+    // a figure, not asserted: the statuses that name another merged change than the one that added
+    // the cluster's file (a batch of the other replica that held it too, unchanged)
+    const addedBy = new Map<string, string>();
+    for (const c of changes) for (const f of c.added) addedBy.set(f, c.commit);
+    const namingAnother = (await listMine()).filter(
+      (c: any) =>
+        c.status.pullRequest?.commit !==
+        addedBy.get(appOfApps(c.metadata.name)),
+    ).length;
 
     // converged: two more passes (on either replica) write nothing
     const before = await snapshot();
@@ -278,7 +288,7 @@ describe('two backend replicas on one PostgreSQL', () => {
       `${CLUSTERS} clusters over ${replicas.length} replicas: all Registered after ${seconds} s; ` +
         `${changes.length} merged changes, ${
           pulls.length - merged.length
-        } pull requests closed; management requests per replica: ${replicas
+        } pull requests closed; ${namingAnother} statuses name a later change than the one that added the file; management requests per replica: ${replicas
           .map(r => JSON.stringify(r.counter.byVerb()))
           .join(' ')}`,
     );
