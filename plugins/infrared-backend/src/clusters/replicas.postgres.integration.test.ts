@@ -26,6 +26,7 @@ import {
   kubeConfigFromText,
   managementApi,
   RequestCounter,
+  type ManagementApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -58,6 +59,37 @@ interface Replica {
   logger: ReturnType<typeof captureLogger>;
   /** Requests to the management API server, by verb. */
   counter: RequestCounter;
+  /** The replica's writes of Argo CD Secrets, e.g. `create cluster-x ok`, `create cluster-x refused`. */
+  argoWrites: string[];
+}
+
+const WRITES = ['create', 'replace', 'patchMetadata', 'delete'];
+
+/** The management API with every Secret write in `argocd` recorded, with whether the API server took it. */
+function recordingArgoWrites(api: ManagementApi, writes: string[]) {
+  const secrets = new Proxy(api.secrets, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof key !== 'string' || !WRITES.includes(key)) return value;
+      return async (...args: any[]) => {
+        const [namespace, name] =
+          typeof args[0] === 'string'
+            ? args
+            : [args[0].metadata.namespace, args[0].metadata.name];
+        const record = (outcome: string) =>
+          namespace === 'argocd' && writes.push(`${key} ${name} ${outcome}`);
+        try {
+          const result = await value.apply(target, args);
+          record('ok');
+          return result;
+        } catch (e) {
+          record('refused');
+          throw e;
+        }
+      };
+    },
+  });
+  return { ...api, secrets };
 }
 
 /** The full passes (scheduled task) a replica finished: the reconciler's debug summary of > 1 cluster. */
@@ -87,6 +119,7 @@ describe('two backend replicas on one PostgreSQL', () => {
 
   async function startReplica(index: number, backendKubeconfig: string) {
     const logger = captureLogger();
+    const argoWrites: string[] = [];
     const counter = new RequestCounter();
     const probeCounter = new RequestCounter();
     const client = new KubeClient(kubeConfigFromText(backendKubeconfig), {
@@ -115,7 +148,7 @@ describe('two backend replicas on one PostgreSQL', () => {
         }),
         infraredKubeServiceFactory({
           management: {
-            api: managementApi(client),
+            api: recordingArgoWrites(managementApi(client), argoWrites),
             prober: new KubeClusterProber(client, { counter: probeCounter }),
             probeCounter,
             server: client.server,
@@ -144,7 +177,7 @@ describe('two backend replicas on one PostgreSQL', () => {
         infraredPlugin,
       ],
     });
-    return { server: backend.server, backend, logger, counter };
+    return { server: backend.server, backend, logger, counter, argoWrites };
   }
 
   const listMine = async () =>
@@ -242,6 +275,11 @@ describe('two backend replicas on one PostgreSQL', () => {
       names.map(n => `cluster-${n}`),
     );
 
+    // each written once, by one replica: the other's create refused (AlreadyExists), never a replace
+    const argoWrites = replicas.flatMap(r => r.argoWrites);
+    const accepted = argoWrites.filter(w => w.endsWith(' ok')).sort();
+    expect(accepted).toEqual(names.map(n => `create cluster-${n} ok`));
+
     // each cluster's file added once, in one merged change, and never written again
     const changes = mergedChanges(gitops);
     expect(changes.every(c => c.parents === 2)).toBe(true);
@@ -288,7 +326,9 @@ describe('two backend replicas on one PostgreSQL', () => {
       `${CLUSTERS} clusters over ${replicas.length} replicas: all Registered after ${seconds} s; ` +
         `${changes.length} merged changes, ${
           pulls.length - merged.length
-        } pull requests closed; ${namingAnother} statuses name a later change than the one that added the file; management requests per replica: ${replicas
+        } pull requests closed; ${
+          argoWrites.length - accepted.length
+        } Argo CD Secret writes refused; ${namingAnother} statuses name a later change than the one that added the file; management requests per replica: ${replicas
           .map(r => JSON.stringify(r.counter.byVerb()))
           .join(' ')}`,
     );
