@@ -50,7 +50,13 @@ export type {
   KubeAccess,
   KubeResponse,
 } from '@infrared-clusters/plugin-infrared-node';
-export { getTestControlPlane, uniqueName, STATE_ENV } from './testing';
+export {
+  getTestControlPlane,
+  uniqueName,
+  STATE_ENV,
+  recordRecovery,
+  FAULT_RECOVERY_FILE,
+} from './testing';
 export { ensureTofu, tofuCacheDir, TOFU_VERSION } from './tofu';
 export { ensureHelm, helmCacheDir, HELM_VERSION } from './helm';
 export {

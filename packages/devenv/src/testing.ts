@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ControlPlane, openControlPlane } from './controlPlane';
 
 /** The env var naming the state file of the control plane that tests share. */
@@ -22,4 +24,26 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random()
     .toString(36)
     .slice(2, 6)}`;
+}
+
+/** Where fault tests append how long each fault took to recover (git-ignored). */
+export const FAULT_RECOVERY_FILE = path.resolve(
+  // eslint-disable-next-line no-restricted-syntax -- this package runs from source, it is never bundled
+  __dirname,
+  '../../../test-results/fault-recovery.jsonl',
+);
+
+/**
+ * Prints how long a fault took to recover and appends it to FAULT_RECOVERY_FILE: figures for the
+ * closing note of issue 17, never asserted.
+ */
+export function recordRecovery(
+  fault: string,
+  figures: Record<string, number>,
+): void {
+  const line = JSON.stringify({ fault, ...figures });
+  // eslint-disable-next-line no-console
+  console.log(`fault recovery: ${line}`);
+  fs.mkdirSync(path.dirname(FAULT_RECOVERY_FILE), { recursive: true });
+  fs.appendFileSync(FAULT_RECOVERY_FILE, `${line}\n`);
 }

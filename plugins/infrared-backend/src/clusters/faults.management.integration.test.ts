@@ -8,6 +8,7 @@ import {
   etcdKey,
   etcdRevision,
   eventually,
+  recordRecovery,
   startControlPlane,
   KubeClient as AdminClient,
   type ControlPlane,
@@ -28,7 +29,6 @@ import request from 'supertest';
 import { infraredKubeServiceFactory } from '../kube';
 import { infraredPlugin } from '../plugin';
 import { prepareManagementCluster } from './__testUtils__/managementCluster';
-import { recordRecovery } from './__testUtils__/recovery';
 import { SerialScheduler } from './__testUtils__/serialScheduler';
 
 jest.setTimeout(180_000);

@@ -5,6 +5,7 @@ import {
 } from '@backstage/backend-test-utils';
 import {
   eventually,
+  recordRecovery,
   startControlPlane,
   KubeClient as AdminClient,
   type ControlPlane,
@@ -25,7 +26,6 @@ import request from 'supertest';
 import { infraredKubeServiceFactory } from '../kube';
 import { infraredPlugin } from '../plugin';
 import { prepareManagementCluster } from './__testUtils__/managementCluster';
-import { recordRecovery } from './__testUtils__/recovery';
 import { SerialScheduler } from './__testUtils__/serialScheduler';
 
 jest.setTimeout(150_000);
