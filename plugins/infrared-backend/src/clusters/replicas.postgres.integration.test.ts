@@ -92,7 +92,7 @@ function recordingArgoWrites(api: ManagementApi, writes: string[]) {
   return { ...api, secrets };
 }
 
-/** The full passes (scheduled task) a replica finished: the reconciler's debug summary of > 1 cluster. */
+/** The full passes (the scheduled task) a replica finished: the debug summary of 10 or more clusters. */
 const fullPasses = (replica: Replica) =>
   replica.logger.lines.filter(l =>
     /^debug infrared: reconciled (\d{2,}) clusters/.test(l),
@@ -228,7 +228,7 @@ describe('two backend replicas on one PostgreSQL', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(replicas.map(r => r.backend.stop()));
+    await Promise.allSettled(replicas.map(r => r.backend.stop()));
     // a stopped scheduler releases its task in the database: then PostgreSQL may go
     await new Promise(r => setTimeout(r, 1000));
     await postgres?.stop();
@@ -320,6 +320,12 @@ describe('two backend replicas on one PostgreSQL', () => {
     const before = await snapshot();
     await afterFullPasses(2);
     expect(await snapshot()).toEqual(before);
+
+    // no replica logged the kubeconfig's key
+    const key = /client-key-data: (\S+)/.exec(kubeconfig)![1];
+    for (const replica of replicas) {
+      expect(replica.logger.text()).not.toContain(key);
+    }
 
     // eslint-disable-next-line no-console
     console.info(
