@@ -137,7 +137,7 @@ describe('the registrar task across a management API server crash', () => {
       clusters.map(c => `cluster-${c}`).sort(),
     );
     expect(scheduled).toEqual([]);
-    expect(task.leadership()).toBe('leader');
+    expect(task!.leadership()).toBe('leader');
 
     const marker = `zz-end-${Date.now()}`;
     await cp
