@@ -202,7 +202,10 @@ export class KubeClient {
    * A GET of JSON by path over Node's http(s) with this client's credentials and agent, counted:
    * for small, frequent reads (the probe). A non-2xx status rejects with a LightGetStatusError.
    */
-  async getLight<T = any>(path: string, signal: AbortSignal): Promise<T> {
+  async getLight<T = any>(
+    path: string,
+    signal: AbortSignal = AbortSignal.timeout(this.timeoutMs),
+  ): Promise<T> {
     const context = await this.authorizedContext('GET', path);
     this.counter.count('GET');
     return lightGet<T>(context, signal);

@@ -33,7 +33,9 @@ export class KubeClusterApi implements ClusterApi {
 
   async list(): Promise<ClusterResource[]> {
     const list = await call('LIST clusters', () =>
-      this.kube.custom.listClusterCustomObject(CLUSTER),
+      this.kube.getLight<{ items: unknown[] }>(
+        `/apis/${CLUSTER.group}/${CLUSTER.version}/${CLUSTER.plural}`,
+      ),
     );
     return (list?.items ?? []) as ClusterResource[];
   }
@@ -128,11 +130,15 @@ export class KubeSecretApi implements SecretApi {
   }
 
   list(namespace: string, labelSelector?: string): Promise<SecretObject[]> {
+    const query = labelSelector
+      ? `?${new URLSearchParams({ labelSelector })}`
+      : '';
     return call(`LIST secrets in ${namespace}`, async () => {
-      const list = await this.kube.core.listNamespacedSecret({
-        namespace,
-        labelSelector,
-      });
+      // plain JSON: a steady pass lists every kubeconfig and Argo CD Secret, and client-node's
+      // model deserializer cost more than the request
+      const list = await this.kube.getLight<{ items: V1Secret[] }>(
+        `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets${query}`,
+      );
       return list.items.map(plainSecret);
     });
   }
