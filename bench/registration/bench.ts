@@ -233,9 +233,11 @@ export async function main(): Promise<void> {
     ]) {
       counter.reset();
       probeCounter.reset();
-      const changesBefore = (await local.listPullRequests()).length;
+      const merged = async () =>
+        (await local.listPullRequests()).filter(p => p.merged).length;
+      const changesBefore = await merged();
       const pass = await reconciler.reconcileAll();
-      const changes = (await local.listPullRequests()).length - changesBefore;
+      const changes = (await merged()) - changesBefore;
       console.log(
         `  ${label}: ${(pass.durationMs / 1000).toFixed(2)} s; management API ${
           pass.requests

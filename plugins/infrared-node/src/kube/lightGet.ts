@@ -4,7 +4,12 @@ import type { RequestContext } from '@kubernetes/client-node';
 
 /** The answer of a GET that failed with an HTTP status: shaped like client-node's ApiException. */
 export class LightGetStatusError extends Error {
-  constructor(readonly code: number, readonly body: unknown) {
+  constructor(
+    readonly code: number,
+    readonly body: unknown,
+    /** The answer's headers (Retry-After of a 429 is read from them). */
+    readonly headers: Record<string, string> = {},
+  ) {
     super(`HTTP ${code}`);
   }
 }
@@ -55,7 +60,13 @@ export function lightGet<T>(
           }
           const status = response.statusCode ?? 0;
           if (status >= 200 && status < 300) resolve(body as T);
-          else reject(new LightGetStatusError(status, body));
+          else {
+            const headers: Record<string, string> = {};
+            for (const [key, value] of Object.entries(response.headers)) {
+              if (typeof value === 'string') headers[key] = value;
+            }
+            reject(new LightGetStatusError(status, body, headers));
+          }
         });
       },
     );

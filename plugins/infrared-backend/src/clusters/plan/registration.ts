@@ -22,6 +22,9 @@ import type { ObservedCluster, PublishStep, RegistrationChange } from './types';
 /** On a Cluster: the hash of the gitops files its registration last published. */
 export const REGISTERED_FILES_ANNOTATION = `${INFRARED_GROUP}/registered-files`;
 
+/** The hash of each files object seen (the reconciler passes the same object every pass). */
+const hashes = new WeakMap<Record<string, string>, string>();
+
 /** A stable digest of a set of files, to tell whether a registration is already published. */
 export function filesHash(files: Record<string, string>): string {
   let hash = hashes.get(files);
@@ -31,9 +34,6 @@ export function filesHash(files: Record<string, string>): string {
   }
   return hash;
 }
-
-/** The hash of each files object seen (the reconciler passes the same object every pass). */
-const hashes = new WeakMap<Record<string, string>, string>();
 
 function hashOf(files: Record<string, string>): string {
   // Byte order, the same on every machine (localeCompare is not).
