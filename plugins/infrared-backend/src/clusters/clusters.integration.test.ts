@@ -10,7 +10,10 @@ import {
   KubeClient as AdminClient,
   uniqueName,
 } from '@internal/devenv';
-import { ClusterView, findCondition } from '@infrared-clusters/plugin-infrared-common';
+import {
+  ClusterView,
+  findCondition,
+} from '@infrared-clusters/plugin-infrared-common';
 import {
   KubeClient,
   KubeClusterProber,
