@@ -447,4 +447,59 @@ describe('ClusterReconciler', () => {
     );
     expect(api.counter.byVerb().LIST).toBeUndefined();
   });
+
+  describe('after a pass that wrote nothing (not planned again while nothing changed)', () => {
+    async function steady() {
+      const h = setup();
+      await addCluster(h.api, 'edge');
+      await h.reconciler.reconcileAll();
+      const quiet = await h.reconciler.reconcileAll();
+      expect(quiet).toMatchObject({ statusWrites: 0, secretWrites: 0 });
+      return h;
+    }
+
+    it('still sees a cluster that stopped answering', async () => {
+      const { api, prober, reconciler } = await steady();
+      prober.result = {
+        ok: false,
+        reason: 'Unreachable',
+        message: 'cannot reach the API server',
+      };
+      await reconciler.reconcileAll();
+      const connected = condition(api.clusterStore.get('edge'), 'Connected');
+      expect(connected).toMatchObject({
+        status: 'False',
+        reason: 'Unreachable',
+      });
+    });
+
+    it('still sees a changed node count', async () => {
+      const { api, prober, reconciler } = await steady();
+      prober.result = { ok: true, kubernetesVersion: 'v1.37.2', nodes: 5 };
+      await reconciler.reconcileAll();
+      expect(api.clusterStore.get('edge')?.status?.nodes).toBe(5);
+    });
+
+    it('still restores an Argo CD Secret someone deleted', async () => {
+      const { api, reconciler } = await steady();
+      api.secretStore.delete('argocd/cluster-edge');
+      const pass = await reconciler.reconcileAll();
+      expect(pass.secretWrites).toBe(1);
+      expect(api.secretStore.has('argocd/cluster-edge')).toBe(true);
+    });
+
+    it('still publishes again when the registration files changed', async () => {
+      const { api, publisher, reconciler } = await steady();
+      const edge = api.clusterStore.get('edge')!;
+      await api.clusters.patchMetadata('edge', {
+        annotations: { [REGISTERED_FILES_ANNOTATION]: 'stale' },
+      });
+      expect(api.clusterStore.get('edge')!.metadata.resourceVersion).not.toBe(
+        edge.metadata.resourceVersion,
+      );
+      const before = publisher.changes.length;
+      await reconciler.reconcileAll();
+      expect(publisher.changes.length).toBe(before + 1);
+    });
+  });
 });

@@ -8,6 +8,7 @@ import {
 } from '@infrared-clusters/plugin-infrared-node';
 import type { GitopsPublisher } from '../gitops';
 import { ConnectionMemo } from './connectionMemo';
+import { QuietClusters } from './quiet';
 import {
   applySecretAction,
   createCluster,
@@ -78,6 +79,7 @@ export class ClusterReconciler {
   private readonly lock = new KeyedLock();
   private readonly connections = new ConnectionMemo();
   private readonly registrationMemo = new RegistrationMemo();
+  private readonly quiet = new QuietClusters();
   /** When each Cluster was last read with GETs (a pass over named Clusters), in this process. */
   private readonly freshAt = new Map<string, number>();
   private readonly clock: () => Date;
@@ -203,6 +205,7 @@ export class ClusterReconciler {
     if (!cluster) {
       this.connections.forget(target.name);
       this.registrationMemo.forget(target.name);
+      this.quiet.forget(target.name);
       return undefined;
     }
     const reads = secretReads(cluster, target.listed?.secrets);
@@ -238,6 +241,7 @@ export class ClusterReconciler {
   ): Promise<boolean> {
     const { api, logger } = this.options;
     const name = observed.cluster.metadata.name;
+    if (this.quiet.unchanged(observed)) return true;
     const plan = planClusterReconcile(observed);
     if (plan.skipped) return true;
 
@@ -266,9 +270,19 @@ export class ClusterReconciler {
         annotations: settled.annotations,
       });
     }
-    if (await writeStatus(api.clusters, cluster, settled.status)) {
-      counters.statusWrites++;
-    }
+    const statusWritten = await writeStatus(
+      api.clusters,
+      cluster,
+      settled.status,
+    );
+    if (statusWritten) counters.statusWrites++;
+    this.quiet.record(
+      observed,
+      !plan.actions.length &&
+        !plan.publish &&
+        !settled.annotations &&
+        !statusWritten,
+    );
     return true;
   }
 
