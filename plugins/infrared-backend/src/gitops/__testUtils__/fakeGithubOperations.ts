@@ -35,6 +35,25 @@ export function handleOperation(
           permissions: { admin: false, push: server.canPush, pull: true },
         },
       };
+    case 'repos/get-branch': {
+      const sha = repo.refs.get(`heads/${params.branch}`);
+      if (!sha) return notFound;
+      const commit = repo.commits.get(sha)!;
+      return {
+        status: 200,
+        body: {
+          name: params.branch,
+          commit: {
+            sha,
+            commit: { message: commit.message, tree: { sha: commit.tree } },
+            parents: commit.parents.map(p => ({ sha: p })),
+          },
+          protected: repo.requiredApprovals > 0,
+        },
+      };
+    }
+    case 'git/get-tree':
+      return getTree(server, params.tree_sha, query.recursive);
     case 'git/get-ref':
       return repo.refs.has(params.ref)
         ? { status: 200, body: refObject(params.ref) }
@@ -142,4 +161,41 @@ export function handleOperation(
     default:
       return undefined;
   }
+}
+
+/** A tree by tree sha, commit sha or branch name; recursive lists every path, directories included. */
+function getTree(
+  server: FakeGithubServer,
+  treeIsh: string,
+  recursive?: string,
+): Reply {
+  const repo = server.repo;
+  const commit = repo.resolve(treeIsh);
+  const sha = commit ? repo.commits.get(commit)!.tree : treeIsh;
+  const tree = repo.trees.get(sha);
+  if (!tree) return notFound;
+  const entries = new Map<string, { type: string; sha: string }>();
+  for (const [path, blob] of tree) {
+    const segments = path.split('/');
+    if (!recursive && segments.length > 1) {
+      entries.set(segments[0], { type: 'tree', sha: 'subtree' });
+      continue;
+    }
+    for (let i = 1; i < segments.length; i++) {
+      entries.set(segments.slice(0, i).join('/'), {
+        type: 'tree',
+        sha: 'subtree',
+      });
+    }
+    entries.set(path, { type: 'blob', sha: blob });
+  }
+  const list = [...entries].map(([path, e]) => ({
+    path,
+    mode: e.type === 'tree' ? '040000' : '100644',
+    ...e,
+  }));
+  return {
+    status: 200,
+    body: { sha, url: '', tree: list, truncated: server.truncateTrees },
+  };
 }

@@ -87,8 +87,11 @@ export class FakeGithubRepo {
     return sha;
   }
 
+  /** Content-addressed, as in git: the same files give the same tree sha. */
   storeTree(tree: Tree): string {
-    const sha = objectId('tree', [...tree.entries()].sort());
+    const sha = createHash('sha1')
+      .update(`tree ${JSON.stringify([...tree.entries()].sort())}`)
+      .digest('hex');
     this.trees.set(sha, tree);
     return sha;
   }

@@ -39,6 +39,8 @@ export class FakeGithubServer {
   repoExists = true;
   /** Write access of the token, as `permissions.push` of the repository. */
   canPush = true;
+  /** Answer recursive tree reads as GitHub does past its 100,000 entries: truncated. */
+  truncateTrees = false;
   /** Runs before a merge is done: the place to move the base branch under the pull request. */
   beforeMerge?: (repo: FakeGithubRepo) => void;
   private server?: Server;

@@ -141,14 +141,14 @@ describe('GithubPublisher faults', () => {
 
   it('ends with a clear error when 5xx persists, after bounded retries', async () => {
     gh.server.faults.push({
-      operationId: 'git/get-ref',
+      operationId: 'repos/get-branch',
       status: 503,
       times: 100,
     });
     await expect(gh.publisher().publish(registration)).rejects.toThrow(
       'GitHub answered 503 to "read branch main" on acme/gitops: fault',
     );
-    expect(gh.server.count('git/get-ref')).toBe(5);
+    expect(gh.server.count('repos/get-branch')).toBe(5);
     expect(gh.logger.text()).toMatch(
       /GitHub answered 503 to GET .*; no retry left/,
     );

@@ -135,6 +135,43 @@ describe('GithubPublisher', () => {
     expect(repo.file('old/b.yaml')).toBe('b\n');
   });
 
+  it.each([
+    ['one tree read', false, { 'git/get-tree': 1, 'repos/get-content': 0 }],
+    [
+      'a read per path when GitHub truncates the tree',
+      true,
+      { 'git/get-tree': 1, 'repos/get-content': 2 },
+    ],
+  ])(
+    'finds the paths a removal deletes with %s',
+    async (_, truncated, reads) => {
+      const repo = gh.server.repo;
+      repo.push('main', { 'old/a.yaml': 'a\n', 'old/b.yaml': 'b\n' });
+      gh.server.truncateTrees = truncated;
+      await gh.publisher().publish({
+        key: 'cleanup',
+        title: 'Clean up',
+        body: '',
+        files: {},
+        deletions: ['old/a.yaml', 'old/never.yaml'],
+      });
+      expect(repo.file('old/a.yaml')).toBeUndefined();
+      expect(repo.file('old/b.yaml')).toBe('b\n');
+      for (const [operation, count] of Object.entries(reads)) {
+        expect(gh.server.count(operation)).toBe(count);
+      }
+    },
+  );
+
+  it('reads the repository once for many publishes', async () => {
+    const publisher = gh.publisher();
+    await publisher.describe();
+    for (const n of [1, 2, 3]) {
+      await publisher.publish({ ...registration, key: `register-${n}` });
+    }
+    expect(gh.server.count('repos/get')).toBe(1);
+  });
+
   it('describes the repository for the UI', async () => {
     await expect(gh.publisher().describe()).resolves.toEqual({
       type: 'github',

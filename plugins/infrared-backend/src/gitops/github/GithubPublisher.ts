@@ -1,6 +1,6 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { Config } from '@backstage/config';
-import { branchForKey, gitBlobSha, validateChange } from '../change';
+import { branchForKey, validateChange } from '../change';
 import {
   KeyedLock,
   type GitopsChange,
@@ -24,6 +24,7 @@ import {
   pullNumberOf,
 } from './pullRequests';
 import { GithubSession, TreeEntry } from './session';
+import { treeEntries } from './treeEntries';
 
 export interface GithubPublisherOptions {
   /** The root config: its `integrations.github` gives the credentials and the API base URL. */
@@ -53,6 +54,12 @@ export interface GithubPublisherOptions {
 const mutex = new KeyedLock();
 
 /**
+ * How long the repository's default branch and the push permission are taken as read: a pass describes
+ * the repository, and a thousand registrations must not cost a thousand reads of it.
+ */
+const REPOSITORY_TTL_MS = 5 * 60_000;
+
+/**
  * Publishes through real pull requests: a branch `infrared/<key>` rebuilt on the base head, one commit through
  * the git data API, a pull request (the open one of the branch is reused), merge, branch deleted. When the
  * repository requires reviews or checks (or auto-merge is off) the pull request stays open; a later publish
@@ -62,6 +69,7 @@ export class GithubPublisher implements GitopsPublisher {
   private readonly ref: GithubRepoRef;
   private readonly clients: GithubClientFactory;
   private readonly sleep: Sleep;
+  private repository?: { branch: string; until: number };
 
   constructor(private readonly options: GithubPublisherOptions) {
     this.ref = parseGithubRepoUrl(options.repoUrl);
@@ -75,7 +83,8 @@ export class GithubPublisher implements GitopsPublisher {
   async describe(): Promise<GitopsRepoDescription> {
     const { host, owner, repo } = this.ref;
     const defaultBranch =
-      this.options.branch ?? (await this.run(session => session.baseBranch()));
+      this.options.branch ??
+      (await this.run(session => this.baseBranch(session)));
     return {
       type: 'github',
       repoUrl: this.options.repoUrl,
@@ -97,6 +106,17 @@ export class GithubPublisher implements GitopsPublisher {
     return mutex.run(`${host}/${owner}/${repo}`, () =>
       this.run(session => this.publishWith(session, change, options.pending)),
     );
+  }
+
+  /** The base branch (configured, else the default), read at most once per REPOSITORY_TTL_MS. */
+  private async baseBranch(session: GithubSession): Promise<string> {
+    const now = Date.now();
+    if (this.repository && this.repository.until > now) {
+      return this.repository.branch;
+    }
+    const branch = await session.baseBranch(this.options.branch);
+    this.repository = { branch, until: now + REPOSITORY_TTL_MS };
+    return branch;
   }
 
   private get autoMerge(): boolean {
@@ -130,7 +150,7 @@ export class GithubPublisher implements GitopsPublisher {
     change: GitopsChange,
     pending?: GitopsPullRequest,
   ): Promise<GitopsPublishResult> {
-    const base = await session.baseBranch(this.options.branch);
+    const base = await this.baseBranch(session);
     const branch = branchForKey(change.key);
     if (pending) {
       const checked = await this.checkPending(
@@ -171,7 +191,7 @@ export class GithubPublisher implements GitopsPublisher {
     const pullRequest = { number: pull.number, url: pull.html_url };
     if (pull.merged) {
       // Merged by a human (or GitHub's own auto-merge). Done, unless the wanted files changed since.
-      const head = await session.headOf(base);
+      const head = (await session.branchHead(base)).commit;
       if (!(await this.holds(session, change, head))) {
         logger?.info(
           `gitops: ${pull.html_url} was merged, but ${base} lacks the current content of "${change.key}"; publishing it anew`,
@@ -254,21 +274,25 @@ export class GithubPublisher implements GitopsPublisher {
     const maxAttempts = this.options.maxAttempts ?? 5;
     let refusal: string | undefined;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const head = await session.headOf(base);
-      const entries = treeEntries(
-        change,
-        await session.currentFiles(head, change),
-      );
-      if (entries.length === 0) {
+      const head = await session.branchHead(base);
+      const entries = await this.entriesFor(session, change, head.commit);
+      // Every file is written, changed or not: a tree equal to the base's means the change is there.
+      const tree = entries.length
+        ? await session.createTree(head.tree, entries)
+        : head.tree;
+      if (tree === head.tree) {
         // Already on the base branch (also after a restart between merge and branch deletion).
         await session.deleteBranch(branch);
-        const url = `https://${host}/${owner}/${repo}/commit/${head}`;
-        return { url, commit: head, state: 'merged', merged: true };
+        const url = `https://${host}/${owner}/${repo}/commit/${head.commit}`;
+        return { url, commit: head.commit, state: 'merged', merged: true };
       }
       const message = `${change.title}\n\n${change.body}`;
-      const commit = await session.commit(head, entries, message);
-      await session.pointBranch(branch, commit);
-      const pull = await openPullRequest(session, base, branch, change);
+      const commit = await session.commit(head.commit, tree, message);
+      const pushed = await session.pointBranch(branch, commit);
+      const pull = await openPullRequest(session, base, branch, change, {
+        // a branch that did not exist has no open pull request to reuse
+        newBranch: pushed === 'created',
+      });
       const open: GitopsPublishResult = {
         url: pull.url,
         commit,
@@ -337,23 +361,19 @@ export class GithubPublisher implements GitopsPublisher {
     const present = await session.currentFiles(commit, change);
     return treeEntries(change, present).length === 0;
   }
-}
 
-/** Tree entries for the git data API: the files that differ, and deletions of paths that exist. */
-function treeEntries(
-  change: GitopsChange,
-  present: Map<string, string | undefined>,
-): TreeEntry[] {
-  const entries: TreeEntry[] = [];
-  for (const [path, content] of Object.entries(change.files)) {
-    if (present.get(path) !== gitBlobSha(content)) {
-      entries.push({ path, mode: '100644', type: 'blob', content });
-    }
+  /**
+   * The tree entries of a build: every file, and the deletions of paths present at `commit` (read
+   * only when the change deletes something: GitHub refuses to delete a path that is not there).
+   */
+  private async entriesFor(
+    session: GithubSession,
+    change: GitopsChange,
+    commit: string,
+  ): Promise<TreeEntry[]> {
+    const deletes = change.deletions?.length
+      ? await session.currentFiles(commit, { ...change, files: {} })
+      : new Map<string, string | undefined>();
+    return treeEntries(change, deletes, { unchanged: true });
   }
-  for (const path of change.deletions ?? []) {
-    if (present.get(path) !== undefined) {
-      entries.push({ path, mode: '100644', type: 'blob', sha: null });
-    }
-  }
-  return entries;
 }

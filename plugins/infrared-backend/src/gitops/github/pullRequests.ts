@@ -1,12 +1,16 @@
 import type { GitopsChange } from '@infrared-clusters/plugin-infrared-node';
 import { GithubSession, statusOf } from './session';
 
-/** The open pull request of the branch, updated to the change's title and body, or a new one. */
+/**
+ * The open pull request of the branch, updated to the change's title and body, or a new one. A
+ * `newBranch` has none (GitHub closes a pull request when its branch is deleted): no need to look.
+ */
 export async function openPullRequest(
   session: GithubSession,
   base: string,
   branch: string,
   change: GitopsChange,
+  options: { newBranch?: boolean } = {},
 ) {
   const { octokit, owner, repo } = session;
   session.step = 'open pull request';
@@ -20,7 +24,7 @@ export async function openPullRequest(
     });
     return data[0];
   };
-  const existing = await find();
+  const existing = options.newBranch ? undefined : await find();
   if (existing) {
     if (
       existing.title !== change.title ||

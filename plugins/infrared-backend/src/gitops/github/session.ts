@@ -10,6 +10,11 @@ export type TreeEntry = {
   sha?: null;
 };
 
+export interface BranchHead {
+  commit: string;
+  tree: string;
+}
+
 export const statusOf = (error: unknown) =>
   (error as { status?: number })?.status;
 
@@ -40,23 +45,46 @@ export class GithubSession {
     return configured ?? data.default_branch;
   }
 
-  async headOf(branch: string): Promise<string> {
+  /** The head commit of a branch and its tree, in one request. */
+  async branchHead(branch: string): Promise<BranchHead> {
     this.step = `read branch ${branch}`;
-    const { data } = await this.octokit.git.getRef({
+    const { data } = await this.octokit.repos.getBranch({
       owner: this.owner,
       repo: this.repo,
-      ref: `heads/${branch}`,
+      branch,
     });
-    return data.object.sha;
+    return { commit: data.commit.sha, tree: data.commit.commit.tree.sha };
   }
 
-  /** The blob sha of each path of the change at `commit` (undefined: absent). */
+  /**
+   * The blob sha of each path of the change at `commit` (undefined: absent): one recursive tree read,
+   * or one read per path when GitHub truncates the tree (over 100,000 entries).
+   */
   async currentFiles(commit: string, change: GitopsChange) {
+    const paths = [...Object.keys(change.files), ...(change.deletions ?? [])];
+    this.step = `read the tree of ${commit}`;
+    const { data } = await this.octokit.git.getTree({
+      owner: this.owner,
+      repo: this.repo,
+      tree_sha: commit,
+      recursive: 'true',
+    });
+    if (data.truncated) return this.readEach(commit, paths);
+    const entries = new Map(data.tree.map(e => [e.path, e]));
     const present = new Map<string, string | undefined>();
-    for (const path of [
-      ...Object.keys(change.files),
-      ...(change.deletions ?? []),
-    ]) {
+    for (const path of paths) {
+      const entry = entries.get(path);
+      present.set(
+        path,
+        entry && (entry.type === 'blob' ? entry.sha : 'not-a-file'),
+      );
+    }
+    return present;
+  }
+
+  private async readEach(commit: string, paths: string[]) {
+    const present = new Map<string, string | undefined>();
+    for (const path of paths) {
       this.step = `read ${path}`;
       try {
         const { data } = await this.octokit.repos.getContent({
@@ -79,40 +107,49 @@ export class GithubSession {
     return present;
   }
 
-  /** A commit on top of `parent` with the tree entries applied (git data API: one commit, any number of files). */
-  async commit(
-    parent: string,
-    entries: TreeEntry[],
-    message: string,
-  ): Promise<string> {
-    const { owner, repo } = this;
+  /** The tree of `base` with the entries applied; the same sha as `base` when they change nothing. */
+  async createTree(base: string, entries: TreeEntry[]): Promise<string> {
     this.step = 'create commit';
-    const { data: parentCommit } = await this.octokit.git.getCommit({
-      owner,
-      repo,
-      commit_sha: parent,
-    });
-    const { data: tree } = await this.octokit.git.createTree({
-      owner,
-      repo,
-      base_tree: parentCommit.tree.sha,
+    const { data } = await this.octokit.git.createTree({
+      owner: this.owner,
+      repo: this.repo,
+      base_tree: base,
       tree: entries,
     });
-    const { data: commit } = await this.octokit.git.createCommit({
-      owner,
-      repo,
-      message,
-      tree: tree.sha,
-      parents: [parent],
-    });
-    return commit.sha;
+    return data.sha;
   }
 
-  /** Force-moves (or creates) the branch to `sha`: the branch is always rebuilt from the current base. */
-  async pointBranch(branch: string, sha: string): Promise<void> {
+  /** A commit of `tree` on top of `parent`. */
+  async commit(parent: string, tree: string, message: string): Promise<string> {
+    this.step = 'create commit';
+    const { data } = await this.octokit.git.createCommit({
+      owner: this.owner,
+      repo: this.repo,
+      message,
+      tree,
+      parents: [parent],
+    });
+    return data.sha;
+  }
+
+  /**
+   * Creates the branch at `sha`, or force-moves it there when it exists: the branch is always rebuilt
+   * from the current base. Says which, since only an existing branch can have an open pull request.
+   */
+  async pointBranch(branch: string, sha: string): Promise<'created' | 'moved'> {
     const { owner, repo } = this;
     this.step = `push branch ${branch}`;
     try {
+      await this.octokit.git.createRef({
+        owner,
+        repo,
+        ref: `refs/heads/${branch}`,
+        sha,
+      });
+      return 'created';
+    } catch (error) {
+      // 422 "Reference already exists": a branch an earlier publish of this key left.
+      if (statusOf(error) !== 422) throw error;
       await this.octokit.git.updateRef({
         owner,
         repo,
@@ -120,15 +157,7 @@ export class GithubSession {
         sha,
         force: true,
       });
-    } catch (error) {
-      // 422 "Reference does not exist": the first publish of this key.
-      if (statusOf(error) !== 422) throw error;
-      await this.octokit.git.createRef({
-        owner,
-        repo,
-        ref: `refs/heads/${branch}`,
-        sha,
-      });
+      return 'moved';
     }
   }
 

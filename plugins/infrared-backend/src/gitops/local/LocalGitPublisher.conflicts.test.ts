@@ -90,10 +90,16 @@ describe('LocalGitPublisher when the default branch moves', () => {
 
   it('closes its pull request when another writer lands the same files first (another replica), and opens a new one for new content', async () => {
     let theirs: Promise<unknown> | undefined;
-    const other = new LocalGitPublisher({ path, mutex: new KeyedLock() });
+    // a race on purpose: neither takes turns with the other
+    const other = new LocalGitPublisher({
+      path,
+      mutex: new KeyedLock(),
+      processLock: false,
+    });
     const mine = new LocalGitPublisher({
       path,
       mutex: new KeyedLock(),
+      processLock: false,
       beforeMerge: async () => {
         theirs ??= other.publish({ ...change, key: 'batch-of-theirs' });
         await theirs;

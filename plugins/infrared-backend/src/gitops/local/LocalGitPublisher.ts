@@ -18,6 +18,7 @@ import {
   pullRef,
   pushPullBranch,
 } from './pullRecords';
+import { withProcessLock } from './processLock';
 import { buildTree, initRepository, isApplied } from './repository';
 
 export interface LocalGitPublisherOptions {
@@ -32,6 +33,11 @@ export interface LocalGitPublisherOptions {
   beforeMerge?: (branch: string) => Promise<void>;
   /** Serializes publishes to one repository; shared by every instance of this process by default. */
   mutex?: KeyedLock;
+  /**
+   * Also take turns with other processes through a lock in the repository. Default true; tests that
+   * race two writers on purpose turn it off.
+   */
+  processLock?: boolean;
 }
 
 const sharedMutex = new KeyedLock();
@@ -77,7 +83,16 @@ export class LocalGitPublisher implements GitopsPublisher {
     _options?: GitopsPublishOptions,
   ): Promise<GitopsPublishResult> {
     validateChange(change);
-    return this.mutex.run(this.path, () => this.publishNow(change));
+    return this.mutex.run(this.path, async () => {
+      await this.ensureRepository(); // the lock lives in it
+      return this.options.processLock === false
+        ? this.publishNow(change)
+        : withProcessLock(
+            this.path,
+            () => this.publishNow(change),
+            this.options.logger,
+          );
+    });
   }
 
   /** The recorded pull requests, oldest first. */

@@ -1,0 +1,97 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import { ConfigReader } from '@backstage/config';
+import type {
+  GitopsPublisher,
+  GitopsPublishResult,
+} from '@infrared-clusters/plugin-infrared-node';
+import { readClustersConfig } from '../../clusters/config';
+import { registrationChange } from '../../clusters/plan/registration';
+import { BatchingPublisher } from '../batch/BatchingPublisher';
+import { createGitopsPublisher } from '../createGitopsPublisher';
+import type { RetryOptions } from '../github/retry';
+import type { FakeGithubServer } from './fakeGithubServer';
+import type { FakeGithubRepo } from './fakeGithubRepo';
+import { REPO_URL } from './githubHarness';
+
+/**
+ * The publisher stack the backend builds for `infrared.gitops.type: github`: createGitopsPublisher
+ * under the BatchingPublisher createClusters wraps it in, with `infrared.gitops.batch` from config
+ * (default maxFilesPerChange 300), against the fake GitHub.
+ */
+export function githubStack(options: {
+  server: FakeGithubServer;
+  logger: LoggerService;
+  maxFilesPerChange?: number;
+  githubRetry?: RetryOptions;
+}): GitopsPublisher {
+  const { server, maxFilesPerChange } = options;
+  const config = new ConfigReader({
+    infrared: {
+      gitops: {
+        type: 'github',
+        repoUrl: REPO_URL,
+        ...(maxFilesPerChange ? { batch: { maxFilesPerChange } } : {}),
+      },
+    },
+    integrations: {
+      github: [
+        {
+          host: 'github.test',
+          apiBaseUrl: server.apiBaseUrl,
+          token: server.token,
+        },
+      ],
+    },
+  });
+  const github = createGitopsPublisher({
+    config,
+    logger: options.logger,
+    rootDir: '/srv/portal',
+    githubRetry: options.githubRetry,
+  });
+  return new BatchingPublisher(github, {
+    maxFilesPerChange: readClustersConfig(config).maxFilesPerChange,
+  });
+}
+
+/**
+ * What a reconcile pass does with `names` newly Connected clusters: describe the repository once,
+ * then publish each cluster's registration change at once, concurrently.
+ */
+export async function registerAtOnce(
+  publisher: GitopsPublisher,
+  names: string[],
+): Promise<PromiseSettledResult<GitopsPublishResult>[]> {
+  const repo = await publisher.describe();
+  return Promise.allSettled(
+    names.map(name => {
+      const { gitopsPath, defaultBranch, ...change } = registrationChange(
+        name,
+        'infrared-mgmt',
+        repo,
+      );
+      return publisher.publish(change);
+    }),
+  );
+}
+
+/** The cluster names `<prefix>-0` .. `<prefix>-<count - 1>`. */
+export const clusterNames = (count: number, prefix = 'edge') =>
+  Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+
+/** The app-of-apps file a registration adds (what Argo CD syncs). */
+export const appOfApps = (name: string) =>
+  `registry/clusters/infrared-mgmt/components/cluster-${name}.yaml`;
+
+/** Each path a merged pull request changed on its base, with the numbers of the pull requests that did. */
+export function landedPaths(repo: FakeGithubRepo): Map<string, number[]> {
+  const landed = new Map<string, number[]>();
+  for (const pull of repo.pulls.filter(p => p.merged)) {
+    const merge = repo.commits.get(pull.mergeCommit!)!;
+    const before = repo.treeOf(merge.parents[0]);
+    for (const path of repo.changedPaths(before, repo.treeOf(merge.sha))) {
+      landed.set(path, [...(landed.get(path) ?? []), pull.number]);
+    }
+  }
+  return landed;
+}
