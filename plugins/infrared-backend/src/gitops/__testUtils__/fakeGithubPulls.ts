@@ -120,6 +120,11 @@ export function handlePullOperation(
         };
       }
       server.beforeMerge?.(repo);
+      if (p.state !== 'open')
+        return {
+          status: 405,
+          body: { message: 'Pull Request is not mergeable' },
+        };
       const result = repo.merge(p, body.merge_method ?? 'merge');
       if (!result.sha)
         return { status: 405, body: { message: result.conflict } };

@@ -68,6 +68,24 @@ describe('GithubPublisher faults', () => {
     expect(gh.server.repo.pulls).toMatchObject([{ number: 1, state: 'open' }]);
   });
 
+  it('says closed when a human closes the pull request before it is merged, and does not rebuild it', async () => {
+    gh.server.beforeMerge = repo => repo.closeByHuman(1);
+    const result = await gh.publisher().publish(registration);
+    expect(result).toMatchObject({
+      state: 'closed',
+      merged: false,
+      pullRequest: { number: 1 },
+    });
+    expect(gh.server.count('git/create-commit')).toBe(1);
+    expect(gh.sleeps).toEqual([]);
+    expect(gh.server.repo.pulls).toMatchObject([
+      { number: 1, state: 'closed', merged: false },
+    ]);
+    expect(gh.logger.text()).toContain(
+      'was closed before it could be merged; it is not reopened',
+    );
+  });
+
   it('rebuilds on the new head when GitHub says the base branch was modified', async () => {
     gh.server.faults.push({
       operationId: 'pulls/merge',

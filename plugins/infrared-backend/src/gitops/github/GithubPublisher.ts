@@ -245,6 +245,7 @@ export class GithubPublisher implements GitopsPublisher {
     if (merge.sha !== undefined) {
       return this.merged(session, change, branch, pullRequest, merge.sha);
     }
+    if (merge.closed) return waiting('closed');
     if (merge.stale) {
       logger?.info(
         `gitops: ${pull.html_url} cannot be merged (${merge.refusal}); rebuilding it on the new head of ${base}`,
@@ -314,6 +315,12 @@ export class GithubPublisher implements GitopsPublisher {
       );
       if (merge.sha !== undefined) {
         return this.merged(session, change, branch, pull, merge.sha);
+      }
+      if (merge.closed) {
+        logger?.info(
+          `gitops: ${pull.url} (${change.key}) was closed before it could be merged; it is not reopened`,
+        );
+        return { ...open, state: 'closed' };
       }
       if (!merge.stale) {
         logger?.info(

@@ -88,7 +88,7 @@ export function pullNumberOf(url: string): number | undefined {
  */
 export type MergeOutcome =
   | { sha: string }
-  | { sha?: undefined; refusal: string; stale: boolean };
+  | { sha?: undefined; refusal: string; stale: boolean; closed?: boolean };
 
 const STALE_MESSAGE =
   /base branch was modified|head branch was modified|conflict|out of date/i;
@@ -125,6 +125,14 @@ export async function mergePullRequest(
     }
     const message = (error as { response?: { data?: { message?: string } } })
       .response?.data?.message;
+    if (pull.state === 'closed') {
+      // closed by someone meanwhile: their decision, not a reason to rebuild
+      return {
+        refusal: `${status} ${message ?? 'closed'}`,
+        stale: false,
+        closed: true,
+      };
+    }
     // 409: the head moved. A conflict shows as `mergeable: false` (state `dirty`), a head behind a base that
     // must be up to date as `behind`; GitHub's message says the rest.
     const stale =
