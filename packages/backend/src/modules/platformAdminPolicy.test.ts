@@ -86,6 +86,41 @@ describe('PlatformAdminPolicy', () => {
     expect(decision.result).toBe(AuthorizeResult.ALLOW);
   });
 
+  const kubernetes = (name: string, action?: 'read') => ({
+    type: 'basic' as const,
+    name,
+    attributes: action ? { action } : {},
+  });
+
+  it.each([
+    ['admin', 'ALLOW', admin],
+    ['local guest (allowGuest)', 'ALLOW', guest],
+    ['developer', 'DENY', developer],
+    ['nobody', 'DENY', undefined],
+  ])(
+    'kubernetes.proxy (any request to a cluster): %s -> %s',
+    async (_name, expected, user) => {
+      const decision = await policy.handle(
+        { permission: kubernetes('kubernetes.proxy') },
+        user,
+      );
+      expect(decision.result).toBe(AuthorizeResult[expected as 'ALLOW']);
+    },
+  );
+
+  it("keeps the Kubernetes tab's reads for every signed-in user", async () => {
+    for (const name of [
+      'kubernetes.clusters.read',
+      'kubernetes.resources.read',
+    ]) {
+      const decision = await policy.handle(
+        { permission: kubernetes(name, 'read') },
+        developer,
+      );
+      expect([name, decision.result]).toEqual([name, AuthorizeResult.ALLOW]);
+    }
+  });
+
   it('does not treat the guest as an admin unless configured', async () => {
     const strict = new PlatformAdminPolicy(
       readPlatformAdminPolicyOptions(new ConfigReader({})),

@@ -10,6 +10,12 @@ import {
 } from '@backstage/plugin-permission-node';
 
 const GUEST_USER_REF = 'user:development/guest';
+/**
+ * The Kubernetes plugin's proxy (`/api/kubernetes/proxy`): any request to a cluster, as the
+ * credential the plugin holds for it. Not `kubernetes.clusters.read` or `kubernetes.resources.read`,
+ * which the entity's Kubernetes tab needs and every signed-in user keeps.
+ */
+const KUBERNETES_PROXY_PERMISSION = 'kubernetes.proxy';
 const DEFAULT_ADMIN_GROUPS = ['group:default/platform-admins'];
 
 export interface PlatformAdminPolicyOptions {
@@ -33,8 +39,10 @@ export function readPlatformAdminPolicyOptions(
 
 /**
  * The portal's permission policy: the Infrared permissions that change clusters or allowlists
- * (create, delete, infrared.allowlist.update, ...) are for platform admins only; reading them and everything
- * outside Infrared is allowed to any signed-in user.
+ * (create, delete, infrared.allowlist.update, ...) and the Kubernetes proxy (`kubernetes.proxy`) are
+ * for platform admins only; reading Infrared's permissions and everything else outside Infrared
+ * (the Kubernetes tab's `kubernetes.clusters.read` and `kubernetes.resources.read` among them) is
+ * allowed to any signed-in user.
  */
 export class PlatformAdminPolicy implements PermissionPolicy {
   constructor(private readonly options: PlatformAdminPolicyOptions) {}
@@ -45,7 +53,10 @@ export class PlatformAdminPolicy implements PermissionPolicy {
   ): Promise<PolicyDecision> {
     const { name, attributes } = request.permission;
     const isInfrared = name.startsWith('infrared.');
-    if (!isInfrared || attributes.action === 'read') {
+    const adminOnly =
+      name === KUBERNETES_PROXY_PERMISSION ||
+      (isInfrared && attributes.action !== 'read');
+    if (!adminOnly) {
       return { result: AuthorizeResult.ALLOW };
     }
     return {
