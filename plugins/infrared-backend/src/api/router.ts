@@ -1,21 +1,18 @@
 import type {
   AuditorService,
-  BackstageCredentials,
   HttpAuthService,
   LoggerService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import {
-  InputError,
-  NotAllowedError,
-  ServiceUnavailableError,
-} from '@backstage/errors';
+import { InputError, ServiceUnavailableError } from '@backstage/errors';
 import {
   infraredAllowlistUpdatePermission,
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
   infraredClusterProvisionPermission,
   infraredClusterReadPermission,
+  isBillableAction,
+  provisionActionOf,
   validateAllowlistRequest,
   validateSetProvisionAction,
   validateClusterName,
@@ -23,16 +20,14 @@ import {
   validateSetZoneClusterRequest,
   type FieldError,
 } from '@infrared-clusters/plugin-infrared-common';
-import {
-  AuthorizeResult,
-  type BasicPermission,
-} from '@backstage/plugin-permission-common';
-import express, { type Request } from 'express';
+import express from 'express';
 import Router from 'express-promise-router';
 import type { ClusterService } from '../clusters';
-import type { PlacementCaller, PlacementService } from '../placement';
+import type { PlacementService } from '../placement';
 import type { ProvisioningService } from '../provisioning';
 import { createOpenApiRouter } from '../schema/openapi';
+import { createAuditing } from './auditing';
+import { createAuthorization } from './authorization';
 import { jsonBody } from './bodyErrors';
 import { checkPathNames } from './pathNames';
 import { scrubErrors } from './scrubErrors';
@@ -54,20 +49,6 @@ export interface RouterOptions {
    */
   provisioning?: ProvisioningService;
 }
-
-/** What an audit event carries beside who and the request. */
-type AuditMeta = NonNullable<
-  Parameters<AuditorService['createEvent']>[0]['meta']
->;
-
-const ACTIONS: Record<string, string> = {
-  [infraredClusterReadPermission.name]: 'read clusters',
-  [infraredClusterCreatePermission.name]: 'register clusters',
-  [infraredClusterDeletePermission.name]: 'remove clusters',
-  [infraredAllowlistUpdatePermission.name]: "change an org's cluster allowlist",
-  [infraredClusterProvisionPermission.name]:
-    "set a built cluster's OpenTofu action (plan, apply, destroy)",
-};
 
 /** 400 naming every field and reason; the list is in `errors` for clients that show it per field. */
 export function validationError(errors: FieldError[]): InputError {
@@ -94,7 +75,8 @@ export function validationError(errors: FieldError[]): InputError {
 export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {
-  const { httpAuth, permissions, auditor } = options;
+  const { authorize, caller } = createAuthorization(options);
+  const { audited, auditedChange } = createAuditing(options.auditor);
   const router = await createOpenApiRouter({
     middleware: [jsonBody],
     validatorOptions: { validateRequests: false, validateSecurity: false },
@@ -109,46 +91,6 @@ export async function createRouter(
     return options.clusters;
   };
 
-  async function authorize(
-    req: Request,
-    permission: BasicPermission,
-  ): Promise<BackstageCredentials> {
-    const credentials = await httpAuth.credentials(req);
-    const [decision] = await permissions.authorize([{ permission }], {
-      credentials,
-    });
-    if (decision.result !== AuthorizeResult.ALLOW) {
-      throw new NotAllowedError(
-        `only platform admins may ${ACTIONS[permission.name]} (permission ${
-          permission.name
-        })`,
-      );
-    }
-    return credentials;
-  }
-
-  async function audited<T>(
-    req: Request,
-    eventId: string,
-    meta: { name?: string },
-    fn: () => Promise<T>,
-  ): Promise<T> {
-    const event = await auditor?.createEvent({
-      eventId,
-      severityLevel: 'medium',
-      request: req,
-      meta: meta.name ? { cluster: meta.name } : {},
-    });
-    try {
-      const result = await fn();
-      await event?.success();
-      return result;
-    } catch (error) {
-      await event?.fail({ error: error as Error });
-      throw error;
-    }
-  }
-
   const placement = (): PlacementService => {
     if (!options.placement) {
       throw new ServiceUnavailableError(
@@ -157,50 +99,6 @@ export async function createRouter(
     }
     return options.placement;
   };
-
-  /** Who asks: the user's entity ref, and whether they may change allowlists (platform admin). */
-  async function caller(req: Request): Promise<PlacementCaller> {
-    const credentials = await httpAuth.credentials(req);
-    const [decision] = await permissions.authorize(
-      [{ permission: infraredAllowlistUpdatePermission }],
-      { credentials },
-    );
-    const principal = credentials.principal as {
-      type: string;
-      userEntityRef?: string;
-    };
-    return {
-      userEntityRef:
-        principal.type === 'user' ? principal.userEntityRef : undefined,
-      platformAdmin: decision.result === AuthorizeResult.ALLOW,
-    };
-  }
-
-  /**
-   * Audits a change whose details (before and after) are known only once it is made: `fn`
-   * returns the result and the metadata the success event carries.
-   */
-  async function auditedChange<T>(
-    req: Request,
-    eventId: string,
-    meta: AuditMeta,
-    fn: () => Promise<{ result: T; meta: AuditMeta }>,
-  ): Promise<T> {
-    const event = await auditor?.createEvent({
-      eventId,
-      severityLevel: 'medium',
-      request: req,
-      meta,
-    });
-    try {
-      const done = await fn();
-      await event?.success({ meta: { ...meta, ...done.meta } });
-      return done.result;
-    } catch (error) {
-      await event?.fail({ error: error as Error, meta });
-      throw error;
-    }
-  }
 
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -219,6 +117,10 @@ export async function createRouter(
 
   router.post('/v1/clusters', async (req, res) => {
     await authorize(req, infraredClusterCreatePermission);
+    // apply or destroy at creation: the action route's permission too, whatever the route
+    if (isBillableAction(provisionActionOf(req.body?.provision))) {
+      await authorize(req, infraredClusterProvisionPermission);
+    }
     const name =
       typeof req.body?.name === 'string'
         ? req.body.name.slice(0, 63)

@@ -64,6 +64,7 @@ export type RegisterClusterFields = {
   server?: string;
   template?: unknown;
   provision?: unknown;
+  acknowledgeBillable?: boolean;
 };
 
 /**
@@ -138,6 +139,12 @@ export const registerClusterFieldsSchema: RegisterClusterSchema = z
     // checked by validateProvisioning (provisioning/rules.ts), with the configured templates
     template: z.unknown().optional(),
     provision: z.unknown().optional(),
+    // with provision.action apply or destroy (billableActionProblem, provisioning/billable.ts)
+    acknowledgeBillable: z
+      .boolean({
+        invalid_type_error: 'acknowledgeBillable must be true or false',
+      })
+      .optional(),
   })
   .strict();
 
@@ -197,7 +204,7 @@ export const registerClusterRequestSchema: RegisterClusterSchema =
  */
 export type RegisterClusterRequest = Omit<
   RegisterClusterBody,
-  'kubeconfig' | 'inCluster' | 'template' | 'provision'
+  'kubeconfig' | 'inCluster' | 'template' | 'provision' | 'acknowledgeBillable'
 > &
   (
     | {

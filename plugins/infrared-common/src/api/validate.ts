@@ -1,6 +1,7 @@
 import type { ZodIssue } from 'zod';
 import type { FieldError } from '../fieldErrors';
 import { inspectKubeconfig } from '../kubeconfig/inspect';
+import { billableActionProblem } from '../provisioning/billable';
 import { validateProvisioning } from '../provisioning/rules';
 import type { ClusterTemplate } from '../provisioning/types';
 import type { KubeconfigAccepted } from '../kubeconfig/types';
@@ -21,7 +22,7 @@ export type RegisterClusterValidation =
   | { errors: FieldError[] };
 
 const FIELDS =
-  'name, kubeconfig, inCluster, flavor, provider, region, server, template and provision';
+  'name, kubeconfig, inCluster, flavor, provider, region, server, template, provision and acknowledgeBillable';
 
 function toFieldErrors(issue: ZodIssue): FieldError[] {
   if (issue.code === 'unrecognized_keys') {
@@ -31,6 +32,17 @@ function toFieldErrors(issue: ZodIssue): FieldError[] {
     }));
   }
   return [{ field: issue.path.join('.') || 'body', message: issue.message }];
+}
+
+/**
+ * The action a request's provision asks for, when it names one.
+ *
+ * @public
+ */
+export function provisionActionOf(provision: unknown): unknown {
+  return typeof provision === 'object' && provision !== null
+    ? (provision as { action?: unknown }).action
+    : undefined;
 }
 
 /**
@@ -76,6 +88,13 @@ export function validateRegisterClusterRequest(
         },
       ),
     );
+    // the same rule as the action route: apply or destroy at creation needs the acknowledgement
+    // (a non-boolean acknowledgeBillable is the field schema's error already)
+    const billable = billableActionProblem(
+      provisionActionOf(raw.provision),
+      raw.acknowledgeBillable === true,
+    );
+    if (billable) errors.push(billable);
   }
 
   let kubeconfig: KubeconfigAccepted | undefined;
@@ -93,6 +112,7 @@ export function validateRegisterClusterRequest(
     kubeconfig: text,
     template,
     provision,
+    acknowledgeBillable: _acknowledged,
     ...rest
   } = parsed.data;
   let value: RegisterClusterRequest;

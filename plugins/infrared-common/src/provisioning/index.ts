@@ -1,3 +1,4 @@
 export * from './types';
 export * from './rules';
 export * from './names';
+export * from './billable';

@@ -3,6 +3,7 @@
  * action route), the register form and the backend's provisioning all use them.
  */
 import type { FieldError } from '../fieldErrors';
+import { billableActionProblem } from './billable';
 import {
   PROVISION_ACTIONS,
   TEMPLATE_VARIABLE_TYPES,
@@ -523,20 +524,11 @@ export function validateSetProvisionAction(
     });
   }
   const ack = body.acknowledgeBillable;
-  if (ack !== undefined && typeof ack !== 'boolean') {
-    errors.push({
-      field: 'acknowledgeBillable',
-      message: 'acknowledgeBillable must be true or false',
-    });
-  } else if ((action === 'apply' || action === 'destroy') && ack !== true) {
-    errors.push({
-      field: 'acknowledgeBillable',
-      message:
-        action === 'apply'
-          ? 'apply creates real cloud resources in the account the credentials belong to, and they cost money until you destroy them: send acknowledgeBillable: true to go ahead'
-          : 'destroy deletes the cloud resources the cluster was built with: send acknowledgeBillable: true to go ahead',
-    });
-  }
+  const billable = billableActionProblem(
+    PROVISION_ACTIONS.includes(action) ? action : undefined,
+    ack,
+  );
+  if (billable) errors.push(billable);
   return errors.length
     ? { errors }
     : { value: { action, acknowledgeBillable: ack === true } };

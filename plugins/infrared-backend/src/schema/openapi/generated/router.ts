@@ -76,7 +76,7 @@ export const spec = {
         operationId: 'RegisterCluster',
         summary: 'Registers a workload cluster.',
         description:
-          'Stores the kubeconfig in Secret `cluster-<name>-kubeconfig` (key `kubeconfig`) in namespace\n`infrared`, creates the Cluster and starts reconciliation (Connected, Argo CD Secret,\nRegistered). With `template` and `provision` instead of a connection, creates a Cluster\nthat builds itself with OpenTofu (a plan Job first; see PUT\n/v1/clusters/{name}/provision/action). Nothing is written when the request is refused.\n',
+          "Stores the kubeconfig in Secret `cluster-<name>-kubeconfig` (key `kubeconfig`) in namespace\n`infrared`, creates the Cluster and starts reconciliation (Connected, Argo CD Secret,\nRegistered). With `template` and `provision` instead of a connection, creates a Cluster\nthat builds itself with OpenTofu (a plan Job first; see PUT\n/v1/clusters/{name}/provision/action). `provision.action` apply or destroy follows the\naction route's rule: it needs `infrared.cluster.provision` (403) besides\n`infrared.cluster.create`, and `acknowledgeBillable: true` (400). Nothing is written when\nthe request is refused.\n",
         security: [
           {
             bearer: [],
@@ -738,6 +738,11 @@ export const spec = {
           },
           provision: {
             $ref: '#/components/schemas/ProvisionSpec',
+          },
+          acknowledgeBillable: {
+            type: 'boolean',
+            description:
+              'Required true when `provision.action` is apply or destroy: the caller read that real,\nbillable cloud resources change.\n',
           },
         },
       },

@@ -318,7 +318,10 @@ export class DefaultApiClient {
    * `infrared`, creates the Cluster and starts reconciliation (Connected, Argo CD Secret,
    * Registered). With `template` and `provision` instead of a connection, creates a Cluster
    * that builds itself with OpenTofu (a plan Job first; see PUT
-   * /v1/clusters/{name}/provision/action). Nothing is written when the request is refused.
+   * /v1/clusters/{name}/provision/action). `provision.action` apply or destroy follows the
+   * action route's rule: it needs `infrared.cluster.provision` (403) besides
+   * `infrared.cluster.create`, and `acknowledgeBillable: true` (400). Nothing is written when
+   * the request is refused.
    */
   public async registerCluster(
     request: RegisterCluster,

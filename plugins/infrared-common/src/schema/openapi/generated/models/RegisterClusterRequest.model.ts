@@ -40,4 +40,9 @@ export interface RegisterClusterRequest {
   server?: string;
   template?: ClusterTemplateRef;
   provision?: ProvisionSpec;
+  /**
+   * Required true when `provision.action` is apply or destroy: the caller read that real,
+   * billable cloud resources change.
+   */
+  acknowledgeBillable?: boolean;
 }
