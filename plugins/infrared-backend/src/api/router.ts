@@ -4,8 +4,13 @@ import type {
   LoggerService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import { InputError, ServiceUnavailableError } from '@backstage/errors';
 import {
+  ConflictError,
+  InputError,
+  ServiceUnavailableError,
+} from '@backstage/errors';
+import {
+  buildInProgressMessage,
   infraredAllowlistUpdatePermission,
   infraredClusterCreatePermission,
   infraredClusterDeletePermission,
@@ -191,6 +196,9 @@ export async function createRouter(
     await audited(req, 'cluster-remove', { name }, async () => {
       const problem = validateClusterName(name);
       if (problem) throw new InputError(problem);
+      // a running apply or destroy is never cut short (issue 20.4)
+      const build = await options.provisioning?.buildInProgress(name);
+      if (build) throw new ConflictError(buildInProgressMessage(name, build));
       await service().remove(name);
     });
     res.status(204).end();

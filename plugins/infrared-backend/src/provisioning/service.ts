@@ -10,6 +10,7 @@ import {
   INFRARED_NAMESPACE,
   secretStrings,
   validateClusterName,
+  type BuildInProgress,
   type ClusterTemplate,
   type ClusterView,
   type ProvisionAction,
@@ -22,6 +23,7 @@ import {
   type ManagementApi,
   type ProvisioningKubeApi,
 } from '@infrared-clusters/plugin-infrared-node';
+import { findBuildInProgress } from './removal';
 
 export interface ProvisioningServiceOptions {
   api: ManagementApi;
@@ -117,6 +119,21 @@ export class ProvisioningService {
           `cluster ${name} changed while the action was set; read it again and retry`,
         );
       }
+      throw toHttpError(e);
+    }
+  }
+
+  /**
+   * The apply or destroy that keeps a Cluster from being removed now (removal.ts), if any;
+   * undefined for a Cluster that does not exist or is not built.
+   */
+  async buildInProgress(name: string): Promise<BuildInProgress | undefined> {
+    try {
+      const cluster = await this.options.api.clusters.get(name);
+      return cluster
+        ? await findBuildInProgress(this.options.kube, this.namespace, cluster)
+        : undefined;
+    } catch (e) {
       throw toHttpError(e);
     }
   }

@@ -2,3 +2,4 @@ export * from './types';
 export * from './rules';
 export * from './names';
 export * from './billable';
+export * from './removal';

@@ -46,3 +46,55 @@ describe('Remove a cluster built with OpenTofu', () => {
     expect(dialog.queryByTestId('stays-cloud')).toBeNull();
   });
 });
+
+describe('Remove a cluster while OpenTofu applies or destroys it', () => {
+  it.each([
+    ['apply', 'Running', 'half built'],
+    ['destroy', 'Waiting', 'half destroyed'],
+  ])(
+    'says the %s Job is %s, as the API does, and offers no Remove',
+    async (action, phase, half) => {
+      const job = `tofu-built-2-${action}`;
+      state.clusters = [
+        registered('built-2', {
+          template: { module: 'aws/k3s-node', version: 'v0.2.3' },
+          provision: {
+            action,
+            status: { action, generation: 2, job, phase },
+          },
+        }),
+      ];
+      renderPage();
+      const dialog = await removeDialog('built-2');
+      expect(dialog.getByTestId('build-in-progress')).toHaveTextContent(
+        `cluster built-2 cannot be removed while its OpenTofu ${action} runs: Job ${job} is ${phase}. Removing the cluster now would leave cloud resources ${half} that nobody tracks`,
+      );
+      expect(
+        dialog.getByRole('button', { name: 'Remove cluster' }),
+      ).toBeDisabled();
+    },
+  );
+
+  it('a running plan does not hold removal back', async () => {
+    state.clusters = [
+      registered('built-3', {
+        template: { module: 'aws/k3s-node', version: 'v0.2.3' },
+        provision: {
+          action: 'plan',
+          status: {
+            action: 'plan',
+            generation: 1,
+            job: 'tofu-built-3-1-plan',
+            phase: 'Running',
+          },
+        },
+      }),
+    ];
+    renderPage();
+    const dialog = await removeDialog('built-3');
+    expect(dialog.queryByTestId('build-in-progress')).toBeNull();
+    expect(
+      dialog.getByRole('button', { name: 'Remove cluster' }),
+    ).toBeEnabled();
+  });
+});

@@ -11,6 +11,8 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import {
   ARGOCD_NAMESPACE,
   argoSecretName,
+  buildInProgressFromStatus,
+  buildInProgressMessage,
   ClusterView,
   INFRARED_NAMESPACE,
   kubeconfigSecretName,
@@ -34,6 +36,8 @@ export const RemoveClusterDialog = ({
   const [removing, setRemoving] = useState(false);
   const [error, setError] = useState<Error>();
   const { name } = cluster;
+  // the API refuses the removal (409) with the same words while this is so
+  const build = buildInProgressFromStatus(cluster.provision?.status);
 
   const confirm = async () => {
     setRemoving(true);
@@ -98,6 +102,11 @@ export const RemoveClusterDialog = ({
             </li>
           )}
         </ul>
+        {build && (
+          <Alert severity="warning" data-testid="build-in-progress">
+            {buildInProgressMessage(name, build)}
+          </Alert>
+        )}
         {error && <Alert severity="error">{error.message}</Alert>}
       </DialogContent>
       <DialogActions>
@@ -108,7 +117,7 @@ export const RemoveClusterDialog = ({
           variant="contained"
           color="secondary"
           onClick={confirm}
-          disabled={removing}
+          disabled={removing || !!build}
           startIcon={removing ? <CircularProgress size={16} /> : undefined}
         >
           Remove cluster
