@@ -13,6 +13,10 @@ import {
   DNS_LABEL_PATTERN,
 } from './name';
 import {
+  SECRET_NAME_MAX_LENGTH,
+  SECRET_NAME_PATTERN,
+} from '../provisioning/rules';
+import {
   CLUSTER_FLAVORS,
   CLUSTER_PROVIDERS,
   CLUSTER_TYPES,
@@ -77,3 +81,50 @@ export const CLUSTER_FIELD_RULES = {
 export const CONDITION_STATUS_RULE = {
   enum: CONDITION_STATUSES,
 } as const satisfies StringRule;
+
+/**
+ * A key of a Secret's data: letters, digits, `-`, `_` and `.` (the API server's rule).
+ *
+ * @public
+ */
+export const SECRET_KEY_PATTERN = '^[-._a-zA-Z0-9]+$';
+
+/**
+ * The rules of `spec.connection.viewerKubeconfigSecretRef`, the read-only kubeconfig Secret of the
+ * Kubernetes plugin: a Secret name and a Secret key. The Cluster CRD states them again (a test in
+ * -common, clusters/crd.test.ts, compares), and the Kubernetes module refuses a reference that
+ * breaks them.
+ *
+ * @public
+ */
+export const VIEWER_SECRET_REF_RULES = {
+  name: { pattern: SECRET_NAME_PATTERN, maxLength: SECRET_NAME_MAX_LENGTH },
+  key: { pattern: SECRET_KEY_PATTERN, maxLength: SECRET_NAME_MAX_LENGTH },
+} as const satisfies Record<string, StringRule>;
+
+/**
+ * The reason a `spec.connection.viewerKubeconfigSecretRef` is refused, if it is.
+ *
+ * @public
+ */
+export function viewerSecretRefProblem(ref: unknown): string | undefined {
+  const field = 'spec.connection.viewerKubeconfigSecretRef';
+  if (typeof ref !== 'object' || ref === null) {
+    return `${field} must be {"name": <Secret in namespace infrared>, "key": <key, default kubeconfig>}`;
+  }
+  const { name, key } = ref as { name?: unknown; key?: unknown };
+  for (const [part, value, rule, optional] of [
+    ['name', name, VIEWER_SECRET_REF_RULES.name, false],
+    ['key', key, VIEWER_SECRET_REF_RULES.key, true],
+  ] as const) {
+    if (optional && value === undefined) continue;
+    if (
+      typeof value !== 'string' ||
+      value.length > rule.maxLength ||
+      !new RegExp(rule.pattern).test(value)
+    ) {
+      return `${field}.${part} must match ${rule.pattern}, at most ${rule.maxLength} characters`;
+    }
+  }
+  return undefined;
+}

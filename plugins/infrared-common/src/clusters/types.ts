@@ -31,6 +31,12 @@ export interface ClusterConnection {
   inCluster?: boolean;
   /** A Secret in namespace `infrared`. */
   kubeconfigSecretRef?: SecretKeyRef;
+  /**
+   * A Secret in namespace `infrared` holding a read-only kubeconfig (key default `kubeconfig`): the
+   * Kubernetes plugin reaches the cluster with it instead of the kubeconfig Argo CD uses. For an
+   * inCluster Cluster it is the only credential the Kubernetes plugin ever gets.
+   */
+  viewerKubeconfigSecretRef?: SecretKeyRef;
 }
 
 /** @public */
