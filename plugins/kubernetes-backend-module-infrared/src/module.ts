@@ -16,6 +16,7 @@ import {
   INFRARED_AUTH_PROVIDER,
   RegisteredClusters,
 } from './registeredClusters';
+import { ProxyGate, readProxyOptions } from './proxyGate';
 import { InfraredClustersSupplier } from './supplier';
 
 export interface InfraredKubernetesModuleOptions {
@@ -26,8 +27,9 @@ export interface InfraredKubernetesModuleOptions {
 }
 
 /**
- * The Kubernetes plugin's module for Infrared: a cluster supplier with every Registered Cluster and
- * the `infrared` auth strategy that gives each one's credential at request time.
+ * The Kubernetes plugin's module for Infrared: a cluster supplier with every Registered Cluster,
+ * the `infrared` auth strategy that gives each one's credential at request time, and the gate that
+ * keeps the plugin's proxy off Infrared's clusters unless `infrared.kubernetes.proxy` opens it.
  */
 export function createInfraredKubernetesModule(
   options: InfraredKubernetesModuleOptions = {},
@@ -41,10 +43,11 @@ export function createInfraredKubernetesModule(
           config: coreServices.rootConfig,
           logger: coreServices.logger,
           lifecycle: coreServices.lifecycle,
+          http: coreServices.httpRouter,
           suppliers: kubernetesClusterSupplierExtensionPoint,
           strategies: kubernetesAuthStrategyExtensionPoint,
         },
-        async init({ config, logger, lifecycle, suppliers, strategies }) {
+        async init({ config, logger, lifecycle, http, suppliers, strategies }) {
           let management = options.management;
           if (!management) {
             const made = createManagementClient(config);
@@ -60,7 +63,6 @@ export function createInfraredKubernetesModule(
           lifecycle.addShutdownHook(() => caches.stop());
           options.onCaches?.(caches);
           const registered = new RegisteredClusters({
-            management,
             clusters: caches.clusters,
             secrets: caches.secrets,
             logger,
@@ -68,9 +70,21 @@ export function createInfraredKubernetesModule(
               'infrared.kubernetes.skipMetricsLookup',
             ),
           });
+          const gate = new ProxyGate(
+            readProxyOptions(config),
+            {
+              has: name => caches.clusters.get(name) !== undefined,
+              supplied: async () =>
+                (await registered.details()).map(d => d.name),
+            },
+            logger,
+          );
+          // On the Kubernetes plugin's own router, ahead of its proxy: a module's init runs before
+          // its plugin's, and the plugin adds its routes to the same router after this.
+          http.use(gate.middleware());
           strategies.addAuthStrategy(
             INFRARED_AUTH_PROVIDER,
-            new InfraredAuthStrategy(registered),
+            new InfraredAuthStrategy(registered, gate),
           );
           suppliers.addClusterSupplier(
             async ({ getDefault }) =>

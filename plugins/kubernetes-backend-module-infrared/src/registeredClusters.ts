@@ -13,14 +13,9 @@ import {
 import {
   kubeconfigSecretRef,
   resolveConnection,
-  type KubeClient,
 } from '@infrared-clusters/plugin-infrared-node';
-import {
-  targetForArgo,
-  targetForKubeConfig,
-  type KubeTarget,
-  type UnusableTarget,
-} from './target';
+import { targetForArgo, type KubeTarget, type UnusableTarget } from './target';
+import { resolveViewerConnection } from './viewer';
 
 /** The auth strategy's key: ClusterDetails of Infrared's clusters name it as their auth provider. */
 export const INFRARED_AUTH_PROVIDER = 'infrared';
@@ -37,8 +32,6 @@ export interface SecretSource {
 }
 
 export interface RegisteredClustersOptions {
-  /** The backend's own client of the management cluster (inCluster Clusters are reached with it). */
-  management: KubeClient;
   clusters: ClusterSource;
   secrets: SecretSource;
   logger: LoggerService;
@@ -52,13 +45,19 @@ const isRegistered = (cluster: ClusterResource) =>
     c => c.type === ClusterConditionTypes.Registered && c.status === 'True',
   ) === true;
 
+/** Why an inCluster Cluster without a viewer kubeconfig is left out. */
+export const MANAGEMENT_LEFT_OUT =
+  "it is the management cluster (spec.connection.inCluster), and the backend's own identity is never handed to the Kubernetes plugin: set spec.connection.viewerKubeconfigSecretRef to a read-only kubeconfig Secret to show it";
+
 const isUnusable = (t: KubeTarget | UnusableTarget): t is UnusableTarget =>
   'unusable' in t;
 
 /**
  * Every Registered Cluster as the Kubernetes plugin wants it (ClusterDetails without any
  * credential), and each one's credential at request time, both from the caches of the Clusters and
- * of the kubeconfig Secrets in namespace infrared: no request to the management cluster.
+ * of the kubeconfig Secrets in namespace infrared: no request to the management cluster. The
+ * credential is the cluster's viewer kubeconfig when it names one, else Argo CD's; the management
+ * cluster (inCluster) is supplied only with a viewer kubeconfig.
  */
 export class RegisteredClusters {
   /** The reason last logged per cluster, so an unusable cluster is logged once, not per tab load. */
@@ -97,7 +96,7 @@ export class RegisteredClusters {
     return out;
   }
 
-  /** The credential of a Registered Cluster, from its kubeconfig Secret as the cache holds it now. */
+  /** The credential of a Registered Cluster, from its (viewer) kubeconfig Secret as the cache holds it now. */
   async credential(name: string): Promise<KubernetesCredential> {
     const cluster = this.options.clusters.get(name);
     if (!cluster || !isRegistered(cluster)) {
@@ -114,11 +113,22 @@ export class RegisteredClusters {
     return target.credential;
   }
 
+  /**
+   * How the Kubernetes plugin reaches a Cluster: through its viewer kubeconfig when it names one
+   * (never falling back to another credential when that one is unusable), else, for a cluster
+   * reached through a kubeconfig Secret, through the one Argo CD uses. An inCluster Cluster
+   * without a viewer kubeconfig is left out: the backend's own identity is never handed out.
+   */
   private async target(
     cluster: ClusterResource,
   ): Promise<KubeTarget | UnusableTarget> {
+    const viewer = resolveViewerConnection(cluster, name =>
+      this.options.secrets.get(name, INFRARED_NAMESPACE),
+    );
+    if (viewer.kind === 'unusable') return { unusable: viewer.message };
+    if (viewer.kind === 'viewer') return targetForArgo(viewer.argo);
     if (cluster.spec.connection?.inCluster) {
-      return targetForKubeConfig(this.options.management.kubeConfig);
+      return { unusable: MANAGEMENT_LEFT_OUT };
     }
     const ref = kubeconfigSecretRef(cluster);
     const secret = ref
@@ -126,9 +136,8 @@ export class RegisteredClusters {
       : undefined;
     const connection = resolveConnection(cluster, secret);
     if (connection.kind === 'unusable') return { unusable: connection.message };
-    if (connection.kind === 'inCluster') {
-      return targetForKubeConfig(this.options.management.kubeConfig);
-    }
+    if (connection.kind === 'inCluster')
+      return { unusable: MANAGEMENT_LEFT_OUT };
     return targetForArgo(connection.argo);
   }
 

@@ -1,7 +1,5 @@
-import { renderKubeconfig } from '@infrared-clusters/plugin-infrared-node';
-import { KubeConfig } from '@kubernetes/client-node';
 import { b64, selfSignedPem } from './__testUtils__/pki';
-import { targetForArgo, targetForKubeConfig } from './target';
+import { targetForArgo } from './target';
 
 describe('targetForArgo', () => {
   const ca = selfSignedPem('ca');
@@ -82,48 +80,5 @@ describe('targetForArgo', () => {
   ])('refuses %s with the reason', (_, config, reason) => {
     const target = targetForArgo({ server, config } as any);
     expect(target).toEqual({ unusable: expect.stringMatching(reason) });
-  });
-});
-
-describe('targetForKubeConfig (the management cluster, the backend own identity)', () => {
-  const ca = selfSignedPem('ca');
-  const client = selfSignedPem('client');
-  const load = (text: string) => {
-    const kc = new KubeConfig();
-    kc.loadFromString(text);
-    return kc;
-  };
-  const server = 'https://127.0.0.1:6443';
-
-  it('takes a token kubeconfig as a bearer token', async () => {
-    const target = await targetForKubeConfig(
-      load(renderKubeconfig('m', { server, caData: ca.cert, token: 'sa' })),
-    );
-    expect(target).toEqual({
-      url: server,
-      caData: b64(ca.cert),
-      skipTLSVerify: false,
-      credential: { type: 'bearer token', token: 'sa' },
-    });
-  });
-
-  it('takes a client-certificate kubeconfig as a client certificate', async () => {
-    const target = await targetForKubeConfig(
-      load(
-        renderKubeconfig('m', {
-          server,
-          caData: ca.cert,
-          certData: client.cert,
-          keyData: client.key,
-        }),
-      ),
-    );
-    expect(target).toMatchObject({
-      credential: {
-        type: 'x509 client certificate',
-        cert: client.cert,
-        key: client.key,
-      },
-    });
   });
 });

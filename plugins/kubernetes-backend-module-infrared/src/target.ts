@@ -1,8 +1,6 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubernetesCredential } from '@backstage/plugin-kubernetes-node';
 import type { ArgoConnection } from '@infrared-clusters/plugin-infrared-common';
 import { argoConnectionProblems } from '@infrared-clusters/plugin-infrared-common';
-import type { RequestOptions } from 'node:https';
 
 /**
  * How the Kubernetes plugin's fetcher reaches one cluster: what goes into its ClusterDetails (url,
@@ -81,58 +79,6 @@ export function targetForArgo(
     caData: tls.caData,
     // Plain http has no TLS to verify (client-node's rule too).
     skipTLSVerify: tls.insecure || new URL(server).protocol === 'http:',
-    credential,
-  };
-}
-
-const text = (value: unknown) =>
-  Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
-
-/**
- * The target for an inCluster Cluster (the management cluster): the backend's own identity there,
- * as the probe uses it, read from the management client's KubeConfig at each call (an in-cluster
- * service account's token file is read again, so a rotated token is picked up).
- */
-export async function targetForKubeConfig(
-  kubeConfig: KubeConfig,
-): Promise<KubeTarget | UnusableTarget> {
-  const cluster = kubeConfig.getCurrentCluster();
-  if (!cluster) return { unusable: 'the management kubeconfig has no cluster' };
-  if (cluster.tlsServerName || cluster.proxyUrl) {
-    return {
-      unusable:
-        "the management kubeconfig sets tls-server-name or proxy-url, which the Kubernetes plugin's fetcher cannot use",
-    };
-  }
-  const options: RequestOptions = {};
-  await kubeConfig.applyToHTTPSOptions(options);
-  const authorization = (options.headers as Record<string, unknown> | undefined)
-    ?.Authorization;
-  let credential: KubernetesCredential;
-  if (
-    typeof authorization === 'string' &&
-    authorization.startsWith('Bearer ')
-  ) {
-    credential = { type: 'bearer token', token: authorization.slice(7) };
-  } else if (options.cert && options.key) {
-    credential = {
-      type: 'x509 client certificate',
-      cert: text(options.cert),
-      key: text(options.key),
-    };
-  } else {
-    return {
-      unusable:
-        "the backend's management cluster identity has neither a bearer token nor a client certificate",
-    };
-  }
-  return {
-    url: cluster.server,
-    caData: options.ca
-      ? Buffer.from(text(options.ca)).toString('base64')
-      : undefined,
-    skipTLSVerify:
-      !!cluster.skipTLSVerify || new URL(cluster.server).protocol === 'http:',
     credential,
   };
 }
