@@ -51,6 +51,7 @@ describe('the Helm chart deploy/helm/infrared-clusters', () => {
       'deploy/rbac/30-roles.yaml',
       'deploy/rbac/40-registrar.yaml',
       'deploy/rbac/50-tofu.yaml',
+      'deploy/rbac/60-kubernetes-viewer.yaml',
     ]);
     expect(deployDrift(ROOT, files)).toEqual([]);
   });
@@ -61,6 +62,7 @@ describe('the Helm chart deploy/helm/infrared-clusters', () => {
       'ServiceAccount infrared/infrared-tofu',
       'ClusterRole infrared-backend',
       'ClusterRole infrared-registrar',
+      'ClusterRole infrared-kubernetes-viewer',
       'ClusterRoleBinding infrared-backend',
       'ClusterRoleBinding infrared-registrar',
       'Role infrared/infrared-backend',
@@ -112,6 +114,24 @@ describe('the Helm chart deploy/helm/infrared-clusters', () => {
       'Namespace infrared',
       'Namespace argocd',
     ]);
+  });
+
+  it("renders the Kubernetes plugin's read-only ClusterRole, which binds nothing, unless kubernetesViewer.enabled is false", () => {
+    const viewer = render().filter(
+      o => o.metadata.name === 'infrared-kubernetes-viewer',
+    );
+    expect(viewer.map(named)).toEqual([
+      'ClusterRole infrared-kubernetes-viewer',
+    ]);
+    const verbs = new Set(
+      (viewer[0] as any).rules.flatMap((r: any) => r.verbs),
+    );
+    expect([...verbs]).toEqual(['get', 'list', 'watch']);
+    expect(
+      render({ 'kubernetesViewer.enabled': 'false' })
+        .map(named)
+        .filter(n => /viewer/.test(n)),
+    ).toEqual([]);
   });
 
   it('adds the extra labels to every object', () => {
