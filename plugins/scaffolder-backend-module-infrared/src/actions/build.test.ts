@@ -49,6 +49,26 @@ describe('infrared:cluster:build', () => {
     );
   });
 
+  it('only ever plans: an apply asked for in the input never reaches the API (issue 20.2: apply needs the panel, the provision permission and the acknowledgement)', async () => {
+    const api = new FakeInfraredApi([DEMO]);
+    const action = createBuildClusterAction({ infraredApi: api.for });
+    const { ctx } = actionContext({
+      input: {
+        name: 'built-c',
+        template: 'local/demo-cluster@v1',
+        variables: { nodes: '1' },
+        action: 'apply',
+        acknowledgeBillable: true,
+        provision: { action: 'apply' },
+      },
+    });
+    await action.handler(ctx as any);
+    const sent = api.registered[0] as any;
+    expect(sent.provision.action).toBe('plan');
+    expect(sent).not.toHaveProperty('acknowledgeBillable');
+    expect(Object.keys(sent).sort()).toEqual(['name', 'provision', 'template']);
+  });
+
   it('keeps a name variable that was given', async () => {
     const api = new FakeInfraredApi([DEMO]);
     const action = createBuildClusterAction({ infraredApi: api.for });

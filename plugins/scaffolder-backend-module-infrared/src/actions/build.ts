@@ -40,7 +40,7 @@ const examples = [
   },
   {
     description:
-      'Build an EKS cluster with variables and the cloud credentials in a Secret of namespace infrared',
+      'Build an EKS cluster with variables and the cloud credentials in a Secret of the OpenTofu namespace (default infrared-tofu)',
     example: `steps:
   - id: build
     action: ${BUILD_ACTION_ID}
@@ -154,7 +154,7 @@ export function createBuildClusterAction(options: {
             .string()
             .optional()
             .describe(
-              "The name of a Secret in namespace infrared whose keys become the OpenTofu Job's environment",
+              "The name of a Secret in the OpenTofu Jobs' namespace (infrared.provisioning.namespace, default infrared-tofu) whose keys become the OpenTofu Job's environment",
             ),
         ...clusterFields,
       },
