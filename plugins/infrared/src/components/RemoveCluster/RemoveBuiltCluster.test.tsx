@@ -48,7 +48,7 @@ describe('Remove a cluster built with OpenTofu', () => {
 });
 
 describe('Remove a cluster while OpenTofu applies or destroys it', () => {
-  it.each([
+  it.each<['apply' | 'destroy', 'Running' | 'Waiting', string]>([
     ['apply', 'Running', 'half built'],
     ['destroy', 'Waiting', 'half destroyed'],
   ])(
