@@ -158,7 +158,17 @@ export async function cleanUp(w: World): Promise<void> {
   );
   for (const client of [w.management, w.workload]) {
     for (const n of (await items(client, '/api/v1/namespaces')).filter(mine)) {
-      await client.request('DELETE', `/api/v1/namespaces/${n.metadata.name}`);
+      const ns = `/api/v1/namespaces/${n.metadata.name}`;
+      await client.request('DELETE', `${ns}/configmaps/${n.metadata.name}`);
+      await client.request('DELETE', ns);
+      // workload-a runs no namespace controller: finish the deletion as it would
+      const left = await client.request('GET', ns);
+      if (left.status === 200 && left.body.metadata.deletionTimestamp) {
+        await client.request('PUT', `${ns}/finalize`, {
+          ...left.body,
+          spec: { finalizers: [] },
+        });
+      }
     }
   }
 }
