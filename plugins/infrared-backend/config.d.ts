@@ -99,6 +99,24 @@ export interface Config {
       /** Run the OpenTofu Jobs of built Clusters and offer the provisioning routes. Default true. */
       enabled?: boolean;
       /**
+       * The namespace the OpenTofu Jobs run in, default `infrared-tofu` (the chart's
+       * `provisioning.namespace`, Pod Security `restricted`). It holds each Cluster's state Secret,
+       * lock Lease, ServiceAccount and Role, and the credentials Secrets Clusters name
+       * (provision.credentialsSecretRef names a Secret here).
+       */
+      namespace?: string;
+      /**
+       * The images provision.image may name; anything else is refused (400 naming the field, and
+       * the executor makes no Job). Default: `ghcr.io/opentofu/opentofu:1.10` and the templates'
+       * `image`s.
+       */
+      allowedImages?: string[];
+      /**
+       * The module sources provision.source may name (a path starting with ./ or ../ is relative to
+       * the repository root); anything else is refused. Default: the templates' `source`s.
+       */
+      allowedSources?: string[];
+      /**
        * Time between passes, e.g. `15s`, an ISO duration or `{ seconds: 15 }`. Default 15 s. An API
        * write (POST /v1/clusters with a template, the action route) runs a pass at once.
        */
@@ -128,6 +146,8 @@ export interface Config {
          * starting with ./ or ../ is relative to the repository root.
          */
         source?: string;
+        /** The OpenTofu image for this template when the Cluster's provision.image is empty. */
+        image?: string;
         /** The module's inputs: checked on every request; a variable without default is required. */
         variables?: Array<{
           name: string;

@@ -56,10 +56,10 @@ describe('the Helm chart deploy/helm/infrared-clusters', () => {
     expect(deployDrift(ROOT, files)).toEqual([]);
   });
 
-  it('by default renders the backend, registrar and OpenTofu accounts, and no Namespace', () => {
+  it("by default renders the backend and registrar accounts, and only the OpenTofu Jobs' Namespace", () => {
     expect(render().map(named)).toEqual([
+      'Namespace infrared-tofu',
       'ServiceAccount infrared/infrared-backend',
-      'ServiceAccount infrared/infrared-tofu',
       'ClusterRole infrared-backend',
       'ClusterRole infrared-registrar',
       'ClusterRole infrared-kubernetes-viewer',
@@ -68,12 +68,40 @@ describe('the Helm chart deploy/helm/infrared-clusters', () => {
       'Role infrared/infrared-backend',
       'Role argocd/infrared-backend',
       'Role argocd/infrared-registrar',
-      'Role infrared/infrared-tofu',
+      'Role infrared-tofu/infrared-backend',
       'RoleBinding infrared/infrared-backend',
       'RoleBinding argocd/infrared-backend',
       'RoleBinding argocd/infrared-registrar',
-      'RoleBinding infrared/infrared-tofu',
+      'RoleBinding infrared-tofu/infrared-backend',
     ]);
+  });
+
+  it("the OpenTofu Jobs' namespace: Pod Security restricted, enforced; provisioning.namespace moves it and the backend's Role there; never infrared", () => {
+    const ns = render().find(o => o.kind === 'Namespace') as any;
+    expect(ns.metadata.labels).toMatchObject({
+      'pod-security.kubernetes.io/enforce': 'restricted',
+    });
+    const moved = render({ 'provisioning.namespace': 'builds' }).map(named);
+    expect(moved).toEqual(
+      expect.arrayContaining([
+        'Namespace builds',
+        'Role builds/infrared-backend',
+        'RoleBinding builds/infrared-backend',
+      ]),
+    );
+    expect(moved.filter(n => /tofu/.test(n))).toEqual([]);
+    expect(() => render({ 'provisioning.namespace': 'infrared' })).toThrow(
+      /helm template failed .*provisioning.namespace/s,
+    );
+    // the backend's Role there: no list or watch of Secrets, no delete of anything
+    const role = render().find(
+      o => o.kind === 'Role' && o.metadata.namespace === 'infrared-tofu',
+    ) as any;
+    const secrets = role.rules.find((r: any) =>
+      r.resources.includes('secrets'),
+    );
+    expect(secrets.verbs).toEqual(['get', 'create', 'update']);
+    expect(role.rules.flatMap((r: any) => r.verbs)).not.toContain('delete');
   });
 
   it('leaves out the registrar and the OpenTofu account when they are off', () => {
@@ -100,11 +128,9 @@ describe('the Helm chart deploy/helm/infrared-clusters', () => {
       'RoleBinding argo/infrared-registrar',
     ]);
     const subjects = objects
-      .filter(
-        o => /Binding$/.test(o.kind) && o.metadata.name !== 'infrared-tofu',
-      )
+      .filter(o => /Binding$/.test(o.kind))
       .map((o: any) => o.subjects);
-    expect(subjects).toHaveLength(5);
+    expect(subjects).toHaveLength(6);
     for (const s of subjects) {
       expect(s).toEqual([
         { kind: 'ServiceAccount', name: 'backstage', namespace: 'infrared' },
@@ -113,6 +139,7 @@ describe('the Helm chart deploy/helm/infrared-clusters', () => {
     expect(objects.filter(o => o.kind === 'Namespace').map(named)).toEqual([
       'Namespace infrared',
       'Namespace argocd',
+      'Namespace infrared-tofu',
     ]);
   });
 

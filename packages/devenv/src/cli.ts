@@ -164,8 +164,9 @@ async function demoNodeAgent(
 }
 
 /**
- * The OpenTofu Jobs' ServiceAccount infrared-tofu and its Role, as deploy/rbac/50-tofu.yaml ships them
- * (created when missing): the Jobs of the demo run as it.
+ * The OpenTofu Jobs' namespace (infrared-tofu, Pod Security `restricted`) and the backend's Role
+ * there, as deploy/rbac/50-tofu.yaml ships them (created when missing, the namespace's labels set):
+ * the demo's Jobs run there, each as its Cluster's own ServiceAccount the backend makes.
  */
 async function installTofuRbac(management: ClusterInfo) {
   const file = path.join(findRepoRoot(), 'deploy', 'rbac', '50-tofu.yaml');
@@ -179,6 +180,18 @@ async function installTofuRbac(management: ClusterInfo) {
   };
   for (const doc of YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
     const obj = doc.toJSON();
+    if (obj?.kind === 'Namespace') {
+      const made = await client.createIfAbsent('/api/v1/namespaces', obj);
+      if (made.status === 409)
+        await client.must(
+          'PATCH',
+          `/api/v1/namespaces/${obj.metadata.name}`,
+          { metadata: { labels: obj.metadata.labels } },
+          [],
+          'application/merge-patch+json',
+        );
+      continue;
+    }
     const collection = obj && collections[obj.kind];
     if (!collection) continue;
     await ensureNamespace(management, obj.metadata.namespace);

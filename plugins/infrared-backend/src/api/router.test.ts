@@ -923,6 +923,90 @@ describe('REST API /v1/clusters', () => {
       return res;
     };
 
+    it.each([
+      [
+        { image: 'evil.example/miner:latest' },
+        'provision.image',
+        'provision.image: "evil.example/miner:latest" is not in infrared.provisioning.allowedImages',
+      ],
+      [
+        { source: 'git::https://evil.example/steal' },
+        'provision.source',
+        'provision.source: "git::https://evil.example/steal" is not in infrared.provisioning.allowedSources',
+      ],
+    ])(
+      "POST with provision %j outside the allow-list (by default the templates' own): 400 naming %s, nothing written",
+      async (extra, field, message) => {
+        const h = await withTemplates();
+        const res = await h.send('post', '/v1/clusters', {
+          body: { ...build, provision: { ...build.provision, ...extra } },
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toContain(message);
+        expect(res.body.error.errors).toEqual([
+          { field, message: expect.any(String) },
+        ]);
+        expect(h.api.clusterStore.has('built')).toBe(false);
+      },
+    );
+
+    it("POST with the template's own source and the default image: 201", async () => {
+      const h = await withTemplates();
+      const res = await h.send('post', '/v1/clusters', {
+        body: {
+          ...build,
+          provision: {
+            ...build.provision,
+            image: 'ghcr.io/opentofu/opentofu:1.10',
+            source: '/repo/examples/tofu/demo',
+          },
+        },
+      });
+      expect(res.status).toBe(201);
+    });
+
+    it('POST: infrared.provisioning.allowedImages and allowedSources replace the defaults', async () => {
+      const h = await harness({
+        features: [
+          mockServices.rootConfig.factory({
+            data: {
+              infrared: {
+                provisioning: {
+                  templates: TEMPLATES,
+                  allowedImages: ['registry.example/tofu:1.10'],
+                  allowedSources: ['git::https://example.com/modules//demo'],
+                },
+              },
+            },
+          }),
+        ],
+      });
+      const refused = await h.send('post', '/v1/clusters', {
+        body: {
+          ...build,
+          provision: {
+            ...build.provision,
+            image: 'ghcr.io/opentofu/opentofu:1.10',
+          },
+        },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toContain(
+        'provision.image: "ghcr.io/opentofu/opentofu:1.10" is not in infrared.provisioning.allowedImages',
+      );
+      const res = await h.send('post', '/v1/clusters', {
+        body: {
+          ...build,
+          provision: {
+            ...build.provision,
+            image: 'registry.example/tofu:1.10',
+            source: 'git::https://example.com/modules//demo',
+          },
+        },
+      });
+      expect(res.status).toBe(201);
+    });
+
     it('lists the configured templates, without their source', async () => {
       const h = await withTemplates();
       const res = await h.send('get', '/v1/provisioning/templates');
@@ -1137,7 +1221,7 @@ describe('REST API /v1/clusters', () => {
       await h.api.secrets.create({
         apiVersion: 'v1',
         kind: 'Secret',
-        metadata: { name: 'built-creds', namespace: INFRARED_NAMESPACE },
+        metadata: { name: 'built-creds', namespace: 'infrared-tofu' },
         type: 'Opaque',
         data: {
           AWS_SECRET_ACCESS_KEY: Buffer.from('wJalrXUtnFEMI-EXAMPLE').toString(

@@ -131,9 +131,11 @@ export async function createRouter(
         ? req.body.name.slice(0, 63)
         : undefined;
     const view = await audited(req, 'cluster-register', { name }, async () => {
-      const validation = validateRegisterClusterRequest(req.body, {
-        templates: options.provisioning?.templates() ?? [],
-      });
+      const validation = validateRegisterClusterRequest(
+        req.body,
+        // the templates, and the images and sources provision may name
+        options.provisioning?.validation() ?? { templates: [] },
+      );
       if ('errors' in validation) throw validationError(validation.errors);
       const registered = await service().register(validation.value);
       if (validation.value.template) {

@@ -8,7 +8,54 @@ describe('readProvisioningConfig', () => {
       interval: { seconds: 15 },
       templates: [],
       kubeconfigOutput: 'kubeconfig',
+      namespace: 'infrared-tofu',
+      allow: { images: ['ghcr.io/opentofu/opentofu:1.10'], sources: [] },
     });
+  });
+
+  it("namespace and allow-lists: by default the templates' images and sources; config replaces them", () => {
+    const templates = [
+      {
+        module: 'local/demo-cluster',
+        source: './examples/tofu/demo-cluster',
+        image: 'registry.example/tofu:1.10',
+      },
+      { module: 'aws/k3s-node', version: 'v0.2.3' },
+    ];
+    const byDefault = readProvisioningConfig(
+      new ConfigReader({ infrared: { provisioning: { templates } } }),
+      '/repo',
+    );
+    expect(byDefault.namespace).toBe('infrared-tofu');
+    expect(byDefault.allow).toEqual({
+      images: ['ghcr.io/opentofu/opentofu:1.10', 'registry.example/tofu:1.10'],
+      sources: ['/repo/examples/tofu/demo-cluster'],
+    });
+    const configured = readProvisioningConfig(
+      new ConfigReader({
+        infrared: {
+          provisioning: {
+            namespace: 'builds',
+            templates,
+            allowedImages: ['registry.example/tofu:1.11'],
+            allowedSources: ['./modules/x', 'git::https://example.com/m'],
+          },
+        },
+      }),
+      '/repo',
+    );
+    expect(configured.namespace).toBe('builds');
+    expect(configured.allow).toEqual({
+      images: ['registry.example/tofu:1.11'],
+      sources: ['/repo/modules/x', 'git::https://example.com/m'],
+    });
+    expect(() =>
+      readProvisioningConfig(
+        new ConfigReader({
+          infrared: { provisioning: { namespace: 'Not_A_Name' } },
+        }),
+      ),
+    ).toThrow(/infrared.provisioning.namespace must be a namespace name/);
   });
 
   it('templates: repository paths resolved against the root, types checked', () => {

@@ -1,7 +1,10 @@
 import { Config, readDurationFromConfig } from '@backstage/config';
 import {
+  DEFAULT_TOFU_NAMESPACE,
+  defaultAllowList,
   isTemplateVariableType,
   type ClusterTemplate,
+  type ProvisioningAllowList,
   type TemplateVariable,
 } from '@infrared-clusters/plugin-infrared-common';
 import path from 'node:path';
@@ -21,6 +24,34 @@ export interface ProvisioningConfig {
    * auto-registration off (undefined here).
    */
   kubeconfigOutput?: string;
+  /**
+   * `infrared.provisioning.namespace`: where the OpenTofu Jobs run and keep their state, Leases and
+   * credentials Secrets; default `infrared-tofu` (the chart's `provisioning.namespace`).
+   */
+  namespace: string;
+  /**
+   * `infrared.provisioning.allowedImages` and `allowedSources`: what provision.image and
+   * provision.source may name; by default the templates' images and sources (and the default
+   * OpenTofu image).
+   */
+  allow: ProvisioningAllowList;
+}
+
+function readNamespace(config: Config): string {
+  const namespace =
+    config.getOptionalString('infrared.provisioning.namespace') ??
+    DEFAULT_TOFU_NAMESPACE;
+  if (
+    !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) ||
+    namespace.length > 63
+  ) {
+    throw new Error(
+      `infrared.provisioning.namespace must be a namespace name (lowercase letters, digits and -), not ${JSON.stringify(
+        namespace,
+      )}`,
+    );
+  }
+  return namespace;
 }
 
 /**
@@ -58,6 +89,7 @@ export function readProvisioningConfig(
         };
       },
     );
+    const image = t.getOptionalString('image');
     let source = t.getOptionalString('source');
     if (source && rootDir && /^\.\.?\//.test(source)) {
       source = path.resolve(rootDir, source);
@@ -68,9 +100,18 @@ export function readProvisioningConfig(
       title: t.getOptionalString('title') ?? t.getString('module'),
       description: t.getOptionalString('description'),
       source,
+      ...(image ? { image } : {}),
       variables,
     };
   });
+  const resolve = (value: string) =>
+    rootDir && /^\.\.?\//.test(value) ? path.resolve(rootDir, value) : value;
+  const allowedImages = config.getOptionalStringArray(
+    'infrared.provisioning.allowedImages',
+  );
+  const allowedSources = config
+    .getOptionalStringArray('infrared.provisioning.allowedSources')
+    ?.map(resolve);
   const autoRegister =
     config.getOptionalBoolean('infrared.provisioning.autoRegister.enabled') ??
     true;
@@ -84,5 +125,10 @@ export function readProvisioningConfig(
       ? config.getOptionalString('infrared.provisioning.autoRegister.output') ??
         'kubeconfig'
       : undefined,
+    namespace: readNamespace(config),
+    allow: defaultAllowList(templates, {
+      images: allowedImages,
+      sources: allowedSources,
+    }),
   };
 }

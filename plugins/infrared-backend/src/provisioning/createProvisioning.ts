@@ -44,6 +44,8 @@ export async function createProvisioning(
     context: {
       templates: settings.templates,
       kubeconfigOutput: settings.kubeconfigOutput,
+      namespace: settings.namespace,
+      allow: settings.allow,
     },
     onRegistered: options.onRegistered,
   });
@@ -99,6 +101,8 @@ export async function createProvisioning(
     kube: options.kube,
     logger,
     templates: settings.templates,
+    namespace: settings.namespace,
+    allow: settings.allow,
     onChange: () => {
       trigger();
       passNow();

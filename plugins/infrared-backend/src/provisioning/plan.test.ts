@@ -2,7 +2,10 @@ import type {
   ClusterResource,
   ClusterTemplate,
 } from '@infrared-clusters/plugin-infrared-common';
-import type { ObservedJob, ObservedPod } from '@infrared-clusters/plugin-infrared-node';
+import type {
+  ObservedJob,
+  ObservedPod,
+} from '@infrared-clusters/plugin-infrared-node';
 import {
   indexRuns,
   planCluster,
@@ -73,8 +76,8 @@ function job(
       labels: {
         'infrared.darkshift.io/cluster': 'edge',
         'infrared.darkshift.io/cluster-uid': uid,
-        'infrared.darkshift.io/generation': /-(\d+)-\w+$/.exec(name)![1],
-        'infrared.darkshift.io/action': /-(\w+)$/.exec(name)![1],
+        'infrared.darkshift.io/generation': /^tofu-edge-(\d+)-/.exec(name)![1],
+        'infrared.darkshift.io/action': /^tofu-edge-\d+-([a-z]+)/.exec(name)![1],
       },
     },
     status: {
@@ -288,21 +291,104 @@ describe('planCluster: which Job, once', () => {
     ).toEqual(['tofu-edge-2-apply']);
   });
 
-  it('a Job of that name made for an earlier Cluster of the same name: waits, then makes it once Kubernetes deleted that one', () => {
+  it('a finished Job of that name made for an earlier Cluster of the same name (Jobs outlive their Cluster): the new one is made at once under a name of its own', () => {
     const c = cluster();
     const plan = planCluster(
       c,
       runs([job('tofu-edge-1-plan', 'complete', 'old-uid')]),
       context,
     );
+    expect(created(plan)).toEqual(['tofu-edge-1-plan-uid1']);
+    expect(written(plan)?.provision).toMatchObject({
+      job: 'tofu-edge-1-plan-uid1',
+      phase: 'Waiting',
+    });
+    // the next pass reports its own Job, never the earlier Cluster's
+    const next = planCluster(
+      after(c, plan),
+      runs([
+        job('tofu-edge-1-plan', 'complete', 'old-uid'),
+        job('tofu-edge-1-plan-uid1', 'ready'),
+      ]),
+      context,
+    );
+    expect(created(next)).toEqual([]);
+    expect(written(next)?.provision).toMatchObject({
+      job: 'tofu-edge-1-plan-uid1',
+      phase: 'Running',
+    });
+  });
+
+  it('a Job of an earlier Cluster of the same name still runs (it holds the same state): waits, then makes its own', () => {
+    const c = cluster();
+    const plan = planCluster(
+      c,
+      runs([job('tofu-edge-3-apply', 'ready', 'old-uid')]),
+      context,
+    );
     expect(created(plan)).toEqual([]);
     expect(written(plan)?.provision).toBeUndefined();
-    expect(written(plan)?.conditions?.[0].message).toMatch(
-      /belongs to an earlier Cluster named edge/,
+    expect(written(plan)?.conditions?.[0]).toMatchObject({
+      reason: 'JobWaiting',
+      message: expect.stringMatching(
+        /waits for Job tofu-edge-3-apply of an earlier Cluster named edge to finish/,
+      ),
+    });
+    expect(
+      created(
+        planCluster(
+          after(c, plan),
+          runs([job('tofu-edge-3-apply', 'complete', 'old-uid')]),
+          context,
+        ),
+      ),
+    ).toEqual(['tofu-edge-1-plan']);
+  });
+
+  it.each([
+    [
+      { image: 'evil.example/miner:latest' },
+      'provision.image: "evil.example/miner:latest" is not in infrared.provisioning.allowedImages',
+    ],
+    [
+      { source: 'git::https://evil.example/steal' },
+      'provision.source: "git::https://evil.example/steal" is not in infrared.provisioning.allowedSources',
+    ],
+  ])(
+    'provision %j not allowed: Failed InvalidSpec, no Job (a Cluster written past the API, e.g. by kubectl)',
+    (provision, message) => {
+      const plan = planCluster(cluster(1, provision), runs(), {
+        ...context,
+        allow: {
+          images: ['ghcr.io/opentofu/opentofu:1.10'],
+          sources: ['/repo/examples/tofu/demo'],
+        },
+      });
+      expect(created(plan)).toEqual([]);
+      expect(written(plan)?.provision?.message).toContain(message);
+      expect(written(plan)?.conditions?.[0]).toMatchObject({
+        status: 'False',
+        reason: 'InvalidSpec',
+      });
+    },
+  );
+
+  it('an allowed image and source make the Job', () => {
+    const plan = planCluster(
+      cluster(1, {
+        image: 'ghcr.io/opentofu/opentofu:1.10',
+        source: '/repo/examples/tofu/demo',
+      }),
+      runs(),
+      {
+        ...context,
+        allow: {
+          images: ['ghcr.io/opentofu/opentofu:1.10'],
+          sources: ['/repo/examples/tofu/demo'],
+        },
+      },
     );
-    expect(created(planCluster(after(c, plan), runs(), context))).toEqual([
-      'tofu-edge-1-plan',
-    ]);
+    expect(created(plan)).toEqual(['tofu-edge-1-plan']);
   });
 
   it('a variable that is not JSON although it starts like it: Failed InvalidSpec, no Job', () => {

@@ -11,7 +11,11 @@
  *   never when the Job that ran last had the same spec.template and spec.provision (a change of
  *   the connection alone, as auto-registration makes, is a new generation but not a new run);
  * - while another Job of the Cluster still runs, the new one waits (OpenTofu's state lock would
- *   refuse it);
+ *   refuse it), and so while a Job of an earlier Cluster of the same name runs (Jobs are not owned
+ *   by their Cluster: they outlive it); a finished one of those only moves the new Job's name to
+ *   `tofu-<cluster>-<generation>-<action>-<uid prefix>`;
+ * - provision.image and provision.source must be allowed (infrared.provisioning.allowedImages,
+ *   allowedSources), or the Job is not made (InvalidSpec);
  * - a Job is never retried: a failed one stays Failed until the spec changes.
  */
 import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
@@ -20,14 +24,7 @@ import {
   type ObservedJob,
   type ObservedPod,
 } from '@infrared-clusters/plugin-infrared-node';
-import {
-  clusterRun,
-  currentJob,
-  held,
-  ownsJob,
-  reportJob,
-  startJob,
-} from './planRun';
+import { clusterRun, currentJob, reportJob, startJob } from './planRun';
 import type {
   ClusterPlan,
   ObservedRuns,
@@ -92,11 +89,5 @@ export function planCluster(
   if (!isBuilt(cluster)) return { actions: [] };
   const run = clusterRun(cluster, runs, context, reads);
   const current = currentJob(run);
-  if (current && !ownsJob(run, current)) {
-    return held(
-      run,
-      `the Job of that name belongs to an earlier Cluster named ${run.name}; waiting for Kubernetes to delete it`,
-    );
-  }
   return current ? reportJob(run, current) : startJob(run);
 }

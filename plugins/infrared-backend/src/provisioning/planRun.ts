@@ -1,12 +1,13 @@
 import {
+  DEFAULT_TOFU_NAMESPACE,
   findTemplate,
-  INFRARED_NAMESPACE,
   kubeconfigSecretName,
   PROVISIONED_CONDITION,
   provisionAction,
   templateVariables,
   tofuJobName,
   tofuStateSecretName,
+  validateAllowedProvision,
   type ClusterResource,
   type ClusterTemplate,
   type PlanSummary,
@@ -49,11 +50,17 @@ export interface ClusterRun {
   generation: number;
   action: ProvisionAction;
   specHash: string;
-  /** The Job for the Cluster's generation and action. */
+  /**
+   * The Job for the Cluster's generation and action: `tofu-<cluster>-<generation>-<action>`, or
+   * with `-<uid prefix>` when a Job of an earlier Cluster of the same name holds that name (Jobs
+   * outlive their Cluster by a week).
+   */
   jobName: string;
   recorded?: ProvisionStatus;
-  /** The Cluster's Jobs, whatever their generation. */
+  /** The Cluster's Jobs (this incarnation's), whatever their generation. */
   own: ObservedJob[];
+  /** Jobs of earlier Clusters of the same name, still kept by Kubernetes. */
+  leftovers: ObservedJob[];
   template?: ClusterTemplate;
 }
 
@@ -66,28 +73,41 @@ export function clusterRun(
   const { name, uid } = cluster.metadata;
   const generation = cluster.metadata.generation ?? 1;
   const action = provisionAction(cluster.spec.provision!);
+  const all = runs.jobsByCluster.get(name) ?? [];
+  const own = all.filter(j => isOwnJob(uid, j));
+  const leftovers = all.filter(j => !isOwnJob(uid, j));
+  const base = tofuJobName(name, generation, action);
+  const suffix = (uid ?? '').replace(/[^a-z0-9]/g, '').slice(0, 4);
   return {
     cluster,
     runs,
     context,
     reads,
-    namespace: context.namespace ?? INFRARED_NAMESPACE,
+    namespace: context.namespace ?? DEFAULT_TOFU_NAMESPACE,
     name,
     uid,
     generation,
     action,
     specHash: provisionSpecHash(cluster),
-    jobName: tofuJobName(name, generation, action),
+    jobName:
+      suffix && leftovers.some(j => j.metadata.name === base)
+        ? `${base}-${suffix}`
+        : base,
     recorded: cluster.status?.provision,
-    own: runs.jobsByCluster.get(name) ?? [],
+    own,
+    leftovers,
     template: findTemplate(context.templates, cluster.spec.template!),
   };
 }
 
+function isOwnJob(uid: string | undefined, j: ObservedJob): boolean {
+  const jobUid = j.metadata.labels?.[TOFU_JOB_LABELS.clusterUid];
+  return !jobUid || !uid || jobUid === uid;
+}
+
 /** A Job of this Cluster's incarnation (not of an earlier Cluster of the same name). */
 export function ownsJob(run: ClusterRun, j: ObservedJob): boolean {
-  const jobUid = j.metadata.labels?.[TOFU_JOB_LABELS.clusterUid];
-  return !jobUid || !run.uid || jobUid === run.uid;
+  return isOwnJob(run.uid, j);
 }
 
 function write(
@@ -139,45 +159,71 @@ export function currentJob(run: ClusterRun): ObservedJob | undefined {
   return own.find(j => j.metadata.name === recorded.job && ownsJob(run, j));
 }
 
+/** status.provision and the condition of a Job that is not started because the spec is refused. */
+function invalidSpec(run: ClusterRun, problem: string): ClusterPlan {
+  const desired: ProvisionStatus = {
+    action: run.action,
+    generation: run.generation,
+    job: run.jobName,
+    phase: 'Failed',
+    message: `not started: ${problem}`,
+    specHash: run.specHash,
+  };
+  return write(run, desired, {
+    type: PROVISIONED_CONDITION,
+    status: 'False',
+    reason: 'InvalidSpec',
+    message: desired.message!,
+    observedGeneration: run.generation,
+  });
+}
+
+/** A Job of the Cluster (or of an earlier Cluster of that name: same state, same lock) that runs. */
+function runningJob(run: ClusterRun): string | undefined {
+  const { own, leftovers, runs } = run;
+  const running = (j: ObservedJob) =>
+    !finished(jobPhase(j, runs.podsByJob.get(j.metadata.name)));
+  const mine = own.find(running);
+  if (mine) return `waits for Job ${mine.metadata.name} to finish`;
+  const earlier = leftovers.find(running);
+  return earlier
+    ? `waits for Job ${earlier.metadata.name} of an earlier Cluster named ${run.name} to finish (it uses the same state)`
+    : undefined;
+}
+
 /** No Job to report: make this generation's, unless it ran already or another still runs. */
 export function startJob(run: ClusterRun): ClusterPlan {
-  const { recorded, jobName, specHash, own, runs, cluster, template } = run;
+  const { recorded, jobName, specHash, cluster, template, context } = run;
   if (recorded?.job === jobName) return { actions: [] };
   if (recorded?.specHash === specHash) return { actions: [] };
-  const running = own.find(
-    j =>
-      ownsJob(run, j) &&
-      !finished(jobPhase(j, runs.podsByJob.get(j.metadata.name))),
-  );
-  if (running) {
-    return held(run, `waits for Job ${running.metadata.name} to finish`);
-  }
+  const waits = runningJob(run);
+  if (waits) return held(run, waits);
   const provision = cluster.spec.provision!;
+  const refused = context.allow
+    ? validateAllowedProvision(provision, context.allow)
+    : [];
+  if (refused.length)
+    return invalidSpec(
+      run,
+      refused
+        .map(
+          (e: { field: string; message: string }) => `${e.field}: ${e.message}`,
+        )
+        .join('; '),
+    );
   let job: TofuJob;
   try {
     job = tofuJob(cluster, {
       namespace: run.namespace,
+      name: jobName,
       templateSource: template?.source,
+      templateImage: template?.image,
       variables: template
         ? templateVariables(template, provision.variables)
         : undefined,
     });
   } catch (e) {
-    const desired: ProvisionStatus = {
-      action: run.action,
-      generation: run.generation,
-      job: jobName,
-      phase: 'Failed',
-      message: `not started: ${(e as Error).message}`,
-      specHash,
-    };
-    return write(run, desired, {
-      type: PROVISIONED_CONDITION,
-      status: 'False',
-      reason: 'InvalidSpec',
-      message: desired.message!,
-      observedGeneration: run.generation,
-    });
+    return invalidSpec(run, (e as Error).message);
   }
   const plan = waiting(run, 'waiting for the Job to start its Pod');
   return 'actions' in plan

@@ -1,6 +1,7 @@
 import type {
   ClusterResource,
   ClusterTemplate,
+  ProvisioningAllowList,
   ProvisionStatus,
 } from '@infrared-clusters/plugin-infrared-common';
 import type {
@@ -14,7 +15,10 @@ export interface ProvisioningContext {
   templates: readonly ClusterTemplate[];
   /** The module output holding the built cluster's kubeconfig; undefined: no auto-registration. */
   kubeconfigOutput?: string;
+  /** The OpenTofu Jobs' namespace (state, Leases, credentials); default infrared-tofu. */
   namespace?: string;
+  /** What provision.image and provision.source may name; unchecked when absent. */
+  allow?: ProvisioningAllowList;
   now: string;
 }
 

@@ -1,8 +1,10 @@
 /*
  * Clusters built with OpenTofu, for real: the backend's provisioning executor (as the deploy/rbac
  * ServiceAccount) on the devenv control plane, the job controller, a node agent that runs the
- * Job's Pod as a local process authenticated as infrared-tofu, and a tofu built from the Go module.
- * The modules are in __testUtils__/modules (built-ins only: no provider download).
+ * Job's Pod as a local process authenticated as the Cluster's own ServiceAccount (its Role: get and
+ * update of its state Secret and Lease, nothing else: no list, no create), in namespace
+ * infrared-tofu (Pod Security restricted), and a tofu built from the Go module. The modules are in
+ * __testUtils__/modules (built-ins only: no provider download).
  */
 import { mockServices } from '@backstage/backend-test-utils';
 import {
@@ -23,7 +25,7 @@ import {
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
-import { applyTofuRbac } from './__testUtils__/tofuRbac';
+import { applyTofuRbac, TOFU_NAMESPACE } from './__testUtils__/tofuRbac';
 import { ProvisioningReconciler } from './reconciler';
 
 // the first run builds tofu from Go modules (about 9 minutes cold on 2 cores)
@@ -69,8 +71,8 @@ describe('clusters built with OpenTofu on the real control plane', () => {
       logger: mockServices.logger.mock(),
       context: { templates: [], kubeconfigOutput: 'kubeconfig' },
     });
-    await admin.must('POST', '/api/v1/namespaces/infrared/secrets', {
-      metadata: { name: `${names.failing}-creds`, namespace: 'infrared' },
+    await admin.must('POST', `/api/v1/namespaces/${TOFU_NAMESPACE}/secrets`, {
+      metadata: { name: `${names.failing}-creds`, namespace: TOFU_NAMESPACE },
       stringData: { TEST_SECRET_KEY: secretValue },
     });
   });
@@ -82,7 +84,7 @@ describe('clusters built with OpenTofu on the real control plane', () => {
     }
     await admin.request(
       'DELETE',
-      `/api/v1/namespaces/infrared/secrets/${names.failing}-creds`,
+      `/api/v1/namespaces/${TOFU_NAMESPACE}/secrets/${names.failing}-creds`,
     );
   });
 
@@ -105,7 +107,7 @@ describe('clusters built with OpenTofu on the real control plane', () => {
   const jobsOf = async (name: string) =>
     (
       await jobs.listJobs(
-        'infrared',
+        TOFU_NAMESPACE,
         `${TOFU_JOB_SELECTOR},infrared.darkshift.io/cluster=${name}`,
       )
     )
@@ -156,10 +158,17 @@ describe('clusters built with OpenTofu on the real control plane', () => {
     ).toMatchObject({ status: 'False', reason: 'Planned' });
     // kubectl logs job/... through the API server and the node agent's kubelet endpoint
     const pods = await jobs.listPods(
-      'infrared',
+      TOFU_NAMESPACE,
       `batch.kubernetes.io/job-name=tofu-${name}-1-plan`,
     );
-    const log = await jobs.readLog('infrared', pods[0].metadata.name, 'tofu');
+    const log = await jobs.readLog(
+      TOFU_NAMESPACE,
+      pods[0].metadata.name,
+      'tofu',
+    );
+    // no backend init (it would LIST every Secret of the namespace): the recorded backend is used
+    expect(log).not.toMatch(/Initializing the backend/);
+    expect(log).not.toMatch(/forbidden/i);
     expect(log).toMatch(/Plan: 3 to add, 0 to change, 0 to destroy/);
     // two more passes: still one Job
     await reconciler.reconcile();
@@ -184,7 +193,7 @@ describe('clusters built with OpenTofu on the real control plane', () => {
     );
     const state = await admin.must(
       'GET',
-      `/api/v1/namespaces/infrared/secrets/tfstate-default-cluster-${name}`,
+      `/api/v1/namespaces/${TOFU_NAMESPACE}/secrets/tfstate-default-cluster-${name}`,
     );
     expect(state.body.metadata.labels).toMatchObject({
       tfstate: 'true',
@@ -192,7 +201,7 @@ describe('clusters built with OpenTofu on the real control plane', () => {
     });
     const lease = await admin.must(
       'GET',
-      `/apis/coordination.k8s.io/v1/namespaces/infrared/leases/lock-tfstate-default-cluster-${name}`,
+      `/apis/coordination.k8s.io/v1/namespaces/${TOFU_NAMESPACE}/leases/lock-tfstate-default-cluster-${name}`,
     );
     expect(lease.body.spec.holderIdentity ?? '').toBe('');
 
@@ -261,7 +270,7 @@ describe('clusters built with OpenTofu on the real control plane', () => {
     expect(JSON.stringify(c)).not.toContain(secretValue);
     const events = await admin.must(
       'GET',
-      '/api/v1/namespaces/infrared/events',
+      `/api/v1/namespaces/${TOFU_NAMESPACE}/events`,
     );
     expect(JSON.stringify(events.body)).not.toContain(secretValue);
     // never retried

@@ -55,11 +55,16 @@ describe('ProvisioningReconciler: requests per pass', () => {
       expect(kube.jobs.map(j => j.metadata.name).sort()).toEqual(
         Array.from({ length: count }, (_, i) => `tofu-c${i}-1-plan`).sort(),
       );
+      // a Job's first pass also: GET its state here and in infrared (the upgrade), POST the empty
+      // state Secret and Lease, its ServiceAccount, Role and RoleBinding, the Job; PATCH the Job in
+      // as their owner: 11 requests per Job made, none in a steady pass
       expect(first).toEqual({
         LIST: 1,
         PUT: count,
         'jobs LIST': 2,
-        'jobs POST': count,
+        'jobs GET': 2 * count,
+        'jobs POST': 6 * count,
+        'jobs PATCH': 3 * count,
       });
       // the Jobs run: one status write each
       for (const job of kube.jobs) job.status = { active: 1, ready: 1 };

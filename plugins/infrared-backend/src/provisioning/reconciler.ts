@@ -7,6 +7,7 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   CLUSTER_NAME_LABEL,
+  DEFAULT_TOFU_NAMESPACE,
   INFRARED_NAMESPACE,
   KUBECONFIG_SECRET_KEY,
   kubeconfigSecret,
@@ -26,6 +27,7 @@ import {
   TOFU_JOB_SELECTOR,
   type ManagementApi,
   type ProvisioningKubeApi,
+  type TofuJob,
 } from '@infrared-clusters/plugin-infrared-node';
 import {
   indexRuns,
@@ -37,6 +39,7 @@ import {
   type ProvisioningRead,
   type ProvisioningReads,
 } from './plan';
+import { ownByJob, prepareJob } from './jobAccess';
 
 export interface ProvisioningReconcilerOptions {
   api: ManagementApi;
@@ -67,8 +70,17 @@ const isRefusal = (e: unknown) =>
 export class ProvisioningReconciler {
   constructor(private readonly options: ProvisioningReconcilerOptions) {}
 
+  /** The OpenTofu Jobs' namespace (kubeconfig Secrets stay in infrared). */
   private get namespace() {
-    return this.options.context.namespace ?? INFRARED_NAMESPACE;
+    return this.options.context.namespace ?? DEFAULT_TOFU_NAMESPACE;
+  }
+
+  private get access() {
+    return {
+      kube: this.options.kube,
+      logger: this.options.logger,
+      namespace: this.namespace,
+    };
   }
 
   async reconcile(
@@ -168,56 +180,13 @@ export class ProvisioningReconciler {
     now: string,
     summary: ProvisioningPassSummary,
   ): Promise<void> {
-    const { kube, logger } = this.options;
     const name = cluster.metadata.name;
     for (const action of actions) {
       switch (action.type) {
-        case 'createJob': {
-          const jobName = action.job.metadata.name;
-          try {
-            await kube.createJob(action.job);
-            summary.jobsCreated++;
-            logger.info(
-              `infrared: started OpenTofu Job ${this.namespace}/${jobName} for cluster ${name}`,
-            );
-          } catch (e) {
-            if (isAlreadyExists(e)) continue;
-            if (!isRefusal(e)) throw e; // nothing was made: the next pass tries to make it
-            const refused = statusAction(
-              cluster,
-              {
-                action:
-                  action.job.metadata.labels?.[
-                    'infrared.darkshift.io/action'
-                  ] ?? 'plan',
-                generation: cluster.metadata.generation ?? 1,
-                job: jobName,
-                phase: 'Failed',
-                message: `the API server refused Job ${jobName}: ${
-                  (e as Error).message
-                }`,
-                specHash:
-                  action.job.metadata.annotations?.[
-                    'infrared.darkshift.io/provision-spec-hash'
-                  ],
-              },
-              {
-                type: PROVISIONED_CONDITION,
-                status: 'False',
-                reason: 'JobRefused',
-                message: `the API server refused Job ${jobName}: ${
-                  (e as Error).message
-                }`,
-                observedGeneration: cluster.metadata.generation,
-              },
-              now,
-            );
-            if (refused && refused.type === 'writeStatus')
-              await this.writeStatus(refused.cluster, summary);
-            return;
-          }
+        case 'createJob':
+          if (!(await this.createJob(cluster, action.job, now, summary)))
+            return; // not made: the rest of the plan waits for the next pass
           break;
-        }
         case 'writeStatus':
           await this.writeStatus(action.cluster, summary);
           break;
@@ -235,6 +204,73 @@ export class ProvisioningReconciler {
           break;
         default:
       }
+    }
+  }
+
+  /**
+   * Makes a Job after what it needs (its state moved or made, its identity); false when it was not
+   * made (it waits for an earlier Job's lock, or the API server refused it: then status says so).
+   */
+  private async createJob(
+    cluster: ClusterResource,
+    job: TofuJob,
+    now: string,
+    summary: ProvisioningPassSummary,
+  ): Promise<boolean> {
+    const { kube, logger } = this.options;
+    const name = cluster.metadata.name;
+    const jobName = job.metadata.name;
+    const waits = await prepareJob(cluster, this.access);
+    if (waits) {
+      logger.info(`infrared: Job ${jobName} of cluster ${name} ${waits}`);
+      return false; // planned again next pass; status.provision never names a Job not made
+    }
+    try {
+      const made = await kube.createJob(job);
+      await ownByJob(cluster, made, this.access).catch(e =>
+        logger.warn(
+          `infrared: Job ${jobName} could not be made an owner of its ServiceAccount and Role (they go with the Cluster only): ${
+            (e as Error).message
+          }`,
+        ),
+      );
+      summary.jobsCreated++;
+      logger.info(
+        `infrared: started OpenTofu Job ${this.namespace}/${jobName} for cluster ${name}`,
+      );
+      return true;
+    } catch (e) {
+      if (isAlreadyExists(e)) return true;
+      if (!isRefusal(e)) throw e; // nothing was made: the next pass tries to make it
+      const message = `the API server refused Job ${jobName}: ${
+        (e as Error).message
+      }`;
+      const refused = statusAction(
+        cluster,
+        {
+          action:
+            job.metadata.labels?.['infrared.darkshift.io/action'] ?? 'plan',
+          generation: cluster.metadata.generation ?? 1,
+          job: jobName,
+          phase: 'Failed',
+          message,
+          specHash:
+            job.metadata.annotations?.[
+              'infrared.darkshift.io/provision-spec-hash'
+            ],
+        },
+        {
+          type: PROVISIONED_CONDITION,
+          status: 'False',
+          reason: 'JobRefused',
+          message,
+          observedGeneration: cluster.metadata.generation,
+        },
+        now,
+      );
+      if (refused && refused.type === 'writeStatus')
+        await this.writeStatus(refused.cluster, summary);
+      return false;
     }
   }
 
@@ -272,7 +308,7 @@ export class ProvisioningReconciler {
       await api.secrets.create(secret);
     } catch (e) {
       if (!isAlreadyExists(e)) throw e;
-      const existing = await api.secrets.get(this.namespace, secretName);
+      const existing = await api.secrets.get(INFRARED_NAMESPACE, secretName);
       const labels = existing?.metadata.labels ?? {};
       const owned =
         labels[MANAGED_BY_LABEL] === MANAGED_BY_INFRARED &&
@@ -282,7 +318,7 @@ export class ProvisioningReconciler {
         );
       if (!existing || !owned) {
         logger.warn(
-          `infrared: cluster ${name} was built, but Secret ${this.namespace}/${secretName} exists and is not its own: set spec.connection yourself`,
+          `infrared: cluster ${name} was built, but Secret ${INFRARED_NAMESPACE}/${secretName} exists and is not its own: set spec.connection yourself`,
         );
         return false;
       }
@@ -314,7 +350,7 @@ export class ProvisioningReconciler {
       throw e;
     }
     logger.info(
-      `infrared: cluster ${name} was built; its kubeconfig is in Secret ${this.namespace}/${secretName} and registration goes on`,
+      `infrared: cluster ${name} was built; its kubeconfig is in Secret ${INFRARED_NAMESPACE}/${secretName} and registration goes on`,
     );
     return true;
   }

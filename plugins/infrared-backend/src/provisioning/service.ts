@@ -7,11 +7,13 @@ import {
 } from '@backstage/errors';
 import {
   clusterView,
-  INFRARED_NAMESPACE,
+  DEFAULT_TOFU_NAMESPACE,
+  defaultAllowList,
   secretStrings,
   validateClusterName,
   type BuildInProgress,
   type ClusterTemplate,
+  type ProvisioningAllowList,
   type ClusterView,
   type ProvisionAction,
 } from '@infrared-clusters/plugin-infrared-common';
@@ -30,7 +32,10 @@ export interface ProvisioningServiceOptions {
   kube: ProvisioningKubeApi;
   logger: LoggerService;
   templates: ClusterTemplate[];
+  /** The OpenTofu Jobs' namespace; default infrared-tofu. */
   namespace?: string;
+  /** What provision.image and provision.source may name; default the templates'. */
+  allow?: ProvisioningAllowList;
   /** Starts a provisioning pass at once. */
   onChange?: (name: string) => void;
 }
@@ -59,12 +64,31 @@ function toHttpError(e: unknown): Error {
 export class ProvisioningService {
   constructor(private readonly options: ProvisioningServiceOptions) {}
 
-  private get namespace() {
-    return this.options.namespace ?? INFRARED_NAMESPACE;
+  /** The OpenTofu Jobs' namespace (their state, Leases and credentials Secrets too). */
+  get namespace(): string {
+    return this.options.namespace ?? DEFAULT_TOFU_NAMESPACE;
   }
 
   templates(): ClusterTemplate[] {
     return this.options.templates;
+  }
+
+  /**
+   * What POST /v1/clusters checks a template and provision against: the templates and the images
+   * and sources provision may name (`validateRegisterClusterRequest`'s options).
+   */
+  validation(): {
+    templates: ClusterTemplate[];
+    allowedImages: readonly string[];
+    allowedSources: readonly string[];
+  } {
+    const allow =
+      this.options.allow ?? defaultAllowList(this.options.templates);
+    return {
+      templates: this.options.templates,
+      allowedImages: allow.images,
+      allowedSources: allow.sources,
+    };
   }
 
   /** Starts a pass for a Cluster the API just made with a template. */

@@ -2,6 +2,10 @@ import type { ZodIssue } from 'zod';
 import type { FieldError } from '../fieldErrors';
 import { inspectKubeconfig } from '../kubeconfig/inspect';
 import { billableActionProblem } from '../provisioning/billable';
+import {
+  defaultAllowList,
+  validateAllowedProvision,
+} from '../provisioning/allowed';
 import { validateProvisioning } from '../provisioning/rules';
 import type { ClusterTemplate } from '../provisioning/types';
 import type { KubeconfigAccepted } from '../kubeconfig/types';
@@ -46,6 +50,60 @@ export function provisionActionOf(provision: unknown): unknown {
 }
 
 /**
+ * What POST /v1/clusters is checked against besides its fields.
+ *
+ * @public
+ */
+export interface RegisterValidationOptions {
+  /** The templates the portal offers (`infrared.provisioning.templates`); none by default. */
+  templates?: readonly ClusterTemplate[];
+  /**
+   * `infrared.provisioning.allowedImages`: what provision.image may name; by default the default
+   * OpenTofu image and the templates' images.
+   */
+  allowedImages?: readonly string[];
+  /**
+   * `infrared.provisioning.allowedSources`: what provision.source may name; by default the
+   * templates' sources.
+   */
+  allowedSources?: readonly string[];
+}
+
+/** The rules of a request that builds a cluster: template and provision, image and source, billing. */
+function buildProblems(
+  raw: Record<string, unknown>,
+  options: RegisterValidationOptions,
+): FieldError[] {
+  const errors = validateProvisioning(
+    { template: raw.template, provision: raw.provision ?? {} },
+    {
+      templates: options.templates ?? [],
+      type: 'workload',
+      hasConnection:
+        (raw.kubeconfig !== undefined && raw.kubeconfig !== null) ||
+        raw.inCluster === true,
+    },
+  );
+  errors.push(
+    ...validateAllowedProvision(
+      raw.provision,
+      defaultAllowList(options.templates ?? [], {
+        images: options.allowedImages,
+        sources: options.allowedSources,
+      }),
+    ),
+  );
+  // the same rule as the action route: apply or destroy at creation needs the acknowledgement
+  // (a non-boolean acknowledgeBillable is the field schema's error already)
+  const billable = billableActionProblem(
+    provisionActionOf(raw.provision),
+    raw.acknowledgeBillable === true,
+  );
+  if (billable) errors.push(billable);
+  return errors;
+}
+
+/**
  * Validates a POST /v1/clusters body: every field rule, the connection rule and the kubeconfig
  * itself. The backend router and the register form both call this, so they refuse the same things
  * with the same words. Reports every problem it finds, not only the first.
@@ -54,10 +112,7 @@ export function provisionActionOf(provision: unknown): unknown {
  */
 export function validateRegisterClusterRequest(
   body: unknown,
-  options: {
-    /** The templates the portal offers (`infrared.provisioning.templates`); none by default. */
-    templates?: readonly ClusterTemplate[];
-  } = {},
+  options: RegisterValidationOptions = {},
 ): RegisterClusterValidation {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return {
@@ -76,25 +131,7 @@ export function validateRegisterClusterRequest(
   if (connection) errors.push({ field: 'kubeconfig', message: connection });
   const builds = buildsCluster(raw);
   if (builds) {
-    errors.push(
-      ...validateProvisioning(
-        { template: raw.template, provision: raw.provision ?? {} },
-        {
-          templates: options.templates ?? [],
-          type: 'workload',
-          hasConnection:
-            (raw.kubeconfig !== undefined && raw.kubeconfig !== null) ||
-            raw.inCluster === true,
-        },
-      ),
-    );
-    // the same rule as the action route: apply or destroy at creation needs the acknowledgement
-    // (a non-boolean acknowledgeBillable is the field schema's error already)
-    const billable = billableActionProblem(
-      provisionActionOf(raw.provision),
-      raw.acknowledgeBillable === true,
-    );
-    if (billable) errors.push(billable);
+    errors.push(...buildProblems(raw, options));
   }
 
   let kubeconfig: KubeconfigAccepted | undefined;

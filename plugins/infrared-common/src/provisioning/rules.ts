@@ -398,7 +398,7 @@ export function validateProvisioning(
       errors.push({
         field: 'provision.credentialsSecretRef',
         message:
-          'provision.credentialsSecretRef must be {"name": <Secret in namespace infrared>}; only the name is read',
+          'provision.credentialsSecretRef must be {"name": <Secret in the OpenTofu Jobs namespace, infrared-tofu by default>}; only the name is read',
       });
     } else {
       const problem = secretNameProblem(name);
@@ -453,7 +453,7 @@ export function validateProvisioning(
  */
 export function secretNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string' || name === '')
-    return 'provision.credentialsSecretRef.name must be the name of a Secret in namespace infrared';
+    return 'provision.credentialsSecretRef.name must be the name of a Secret in the OpenTofu Jobs namespace (infrared-tofu by default)';
   if (name.length > SECRET_NAME_MAX_LENGTH)
     return `provision.credentialsSecretRef.name is ${name.length} characters long; at most ${SECRET_NAME_MAX_LENGTH}`;
   if (!secretNameRegExp.test(name))

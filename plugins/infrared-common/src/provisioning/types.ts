@@ -48,7 +48,10 @@ export interface ClusterTemplateRef {
 export interface ProvisionSpec {
   action?: ProvisionAction;
   cloudAccount?: string;
-  /** A Secret in namespace `infrared`; its keys become the Job's environment. Only the name is read. */
+  /**
+   * A Secret in the OpenTofu Jobs' namespace (`infrared.provisioning.namespace`, default
+   * `infrared-tofu`); its keys become the Job's environment. Only the name is read.
+   */
   credentialsSecretRef?: { name: string };
   image?: string;
   source?: string;
@@ -139,5 +142,7 @@ export interface ClusterTemplate {
   description?: string;
   /** The module source for this template, instead of the default repository. */
   source?: string;
+  /** The OpenTofu image for this template, instead of the default one. */
+  image?: string;
   variables: TemplateVariable[];
 }

@@ -5,11 +5,45 @@ import {
   INFRARED_VERSION,
   type ClusterResource,
   type ClusterSpec,
+  type ObjectMeta,
+  type OwnerReference,
 } from '@infrared-clusters/plugin-infrared-common';
 import type { ObservedJob, ObservedPod, TofuJob } from '../provisioning';
 import { KubeClient } from './client';
 import type { RequestCounter } from './counter';
 import { isNotFound, kubeCall as call } from './errors';
+
+/**
+ * A namespaced object provisioning makes besides Jobs: a Cluster's ServiceAccount, Role and
+ * RoleBinding, its state Secret and lock Lease (and their copies when a Cluster's state moves).
+ *
+ * @public
+ */
+export interface ProvisioningObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+const COLLECTIONS: Record<string, (ns: string) => string> = {
+  'v1/ServiceAccount': ns => `/api/v1/namespaces/${ns}/serviceaccounts`,
+  'v1/Secret': ns => `/api/v1/namespaces/${ns}/secrets`,
+  'rbac.authorization.k8s.io/v1/Role': ns =>
+    `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`,
+  'rbac.authorization.k8s.io/v1/RoleBinding': ns =>
+    `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
+  'coordination.k8s.io/v1/Lease': ns =>
+    `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`,
+};
+
+/** The collection path of a kind provisioning makes. */
+function collection(apiVersion: string, kind: string, namespace: string) {
+  const path = COLLECTIONS[`${apiVersion}/${kind}`];
+  if (!path)
+    throw new Error(`provisioning does not make ${apiVersion} ${kind}`);
+  return path(encodeURIComponent(namespace));
+}
 
 /**
  * What provisioning reads and writes on the management cluster: Jobs and their Pods by label (one
@@ -39,6 +73,30 @@ export interface ProvisioningKubeApi {
     spec: Partial<Record<keyof ClusterSpec, unknown>>,
     resourceVersion?: string,
   ): Promise<ClusterResource>;
+  /**
+   * Creates a ServiceAccount, Role, RoleBinding, Secret or Lease; false when one of that name
+   * exists (it is left as it is).
+   */
+  createObject(
+    object: ProvisioningObject,
+    options?: { dryRun?: boolean },
+  ): Promise<boolean>;
+  /** One such object; undefined when there is none. */
+  getObject(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    name: string,
+  ): Promise<ProvisioningObject | undefined>;
+  /** Deletes one, only if it still has this uid; false when it is gone already. */
+  deleteObject(
+    object: Pick<ProvisioningObject, 'apiVersion' | 'kind' | 'metadata'>,
+  ): Promise<boolean>;
+  /** Adds an owner to one (its other owners stay: a strategic merge by uid). */
+  addOwner(
+    object: Pick<ProvisioningObject, 'apiVersion' | 'kind' | 'metadata'>,
+    owner: OwnerReference,
+  ): Promise<void>;
   counter: RequestCounter;
 }
 
@@ -88,7 +146,7 @@ export class KubeProvisioningApi implements ProvisioningKubeApi {
           JSON.stringify(
             await this.kube.batch.createNamespacedJob({
               namespace,
-              body: job as V1Job,
+              body: job as unknown as V1Job,
               dryRun: options.dryRun ? 'All' : undefined,
             }),
           ),
@@ -138,6 +196,82 @@ export class KubeProvisioningApi implements ProvisioningKubeApi {
         },
         this.kube.callOptions({ contentType: PatchStrategy.MergePatch }),
       ),
+    );
+  }
+
+  async createObject(
+    object: ProvisioningObject,
+    options: { dryRun?: boolean } = {},
+  ): Promise<boolean> {
+    const { apiVersion, kind, metadata } = object;
+    const path = collection(apiVersion, kind, metadata.namespace ?? 'default');
+    const res = await this.kube.must(
+      'POST',
+      `${path}${options.dryRun ? '?dryRun=All' : ''}`,
+      object,
+      [409],
+    );
+    return res.status !== 409;
+  }
+
+  async getObject(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    name: string,
+  ): Promise<ProvisioningObject | undefined> {
+    const path = `${collection(
+      apiVersion,
+      kind,
+      namespace,
+    )}/${encodeURIComponent(name)}`;
+    const res = await this.kube.must<ProvisioningObject>(
+      'GET',
+      path,
+      undefined,
+      [404],
+    );
+    return res.status === 404 ? undefined : res.body;
+  }
+
+  async deleteObject(
+    object: Pick<ProvisioningObject, 'apiVersion' | 'kind' | 'metadata'>,
+  ): Promise<boolean> {
+    const { apiVersion, kind, metadata } = object;
+    const path = `${collection(
+      apiVersion,
+      kind,
+      metadata.namespace ?? 'default',
+    )}/${encodeURIComponent(metadata.name)}`;
+    const res = await this.kube.must(
+      'DELETE',
+      path,
+      {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        ...(metadata.uid ? { preconditions: { uid: metadata.uid } } : {}),
+      },
+      [404],
+    );
+    return res.status !== 404;
+  }
+
+  async addOwner(
+    object: Pick<ProvisioningObject, 'apiVersion' | 'kind' | 'metadata'>,
+    owner: OwnerReference,
+  ): Promise<void> {
+    const { apiVersion, kind, metadata } = object;
+    const path = `${collection(
+      apiVersion,
+      kind,
+      metadata.namespace ?? 'default',
+    )}/${encodeURIComponent(metadata.name)}`;
+    await this.kube.must(
+      'PATCH',
+      path,
+      { metadata: { ownerReferences: [owner] } },
+      [],
+      'application/strategic-merge-patch+json',
     );
   }
 }

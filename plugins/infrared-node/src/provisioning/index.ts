@@ -1,3 +1,4 @@
+export * from './access';
 export * from './job';
 export * from './script';
 export * from './state';

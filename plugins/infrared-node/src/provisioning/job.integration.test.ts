@@ -1,7 +1,9 @@
 /*
  * The OpenTofu Job as the real API server takes it: created with server-side dry run (every
- * admission and validation step, nothing stored), for each action, with and without credentials.
- * And the Cluster CRD's provisioning rules as the API server applies them.
+ * admission and validation step, nothing stored), for each action, with and without credentials,
+ * in the Jobs' namespace labelled Pod Security `restricted` as the chart makes it; its Pod created
+ * there (dry run) passes `restricted` enforcement. And the Cluster CRD's provisioning rules as the
+ * API server applies them.
  */
 import path from 'node:path';
 import {
@@ -25,6 +27,47 @@ const kube = new KubeClient(kubeConfigFromText(management.kubeconfig));
 const jobs = new KubeProvisioningApi(kube);
 const clusters = new KubeClusterApi(kube);
 
+const NS = 'infrared-tofu';
+
+/** The Jobs' namespace as the chart makes it: Pod Security `restricted`, enforced. */
+async function restrictedNamespace(name: string) {
+  const labels = {
+    'pod-security.kubernetes.io/enforce': 'restricted',
+    'pod-security.kubernetes.io/enforce-version': 'latest',
+  };
+  const res = await kube.request('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels },
+  });
+  if (res.status === 409) {
+    await kube.must(
+      'PATCH',
+      `/api/v1/namespaces/${name}`,
+      { metadata: { labels } },
+      [],
+      'application/merge-patch+json',
+    );
+  } else if (res.status !== 201) {
+    throw new Error(`namespace ${name}: ${res.status}`);
+  }
+}
+
+/** Creates the Job's Pod (its template) by dry run in a namespace: the status and message. */
+async function dryRunPod(job: ReturnType<typeof tofuJob>, namespace = NS) {
+  const res = await kube.request(
+    'POST',
+    `/api/v1/namespaces/${namespace}/pods?dryRun=All`,
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { generateName: 'tofu-pss-', namespace },
+      spec: job.spec.template.spec,
+    },
+  );
+  return { status: res.status, message: String(res.body?.message ?? '') };
+}
+
 const CRDS = path.resolve(__dirname, '../../../../deploy/crds/clusters.yaml');
 
 function clusterBody(
@@ -46,6 +89,7 @@ function clusterBody(
 beforeAll(async () => {
   await installCrds(management, CRDS);
   await ensureNamespace(management, 'infrared');
+  await restrictedNamespace(NS);
 });
 
 describe('the OpenTofu Job on the real API server (dry run)', () => {
@@ -78,23 +122,37 @@ describe('the OpenTofu Job on the real API server (dry run)', () => {
       );
       expect(created.spec.backoffLimit).toBe(0);
       expect(created.spec.ttlSecondsAfterFinished).toBe(604800);
+      expect(created.metadata.namespace).toBe(NS);
       expect(created.spec.template.spec.serviceAccountName).toBe(
-        'infrared-tofu',
+        `tofu-${cluster.metadata.name}-${cluster.metadata
+          .uid!.replace(/-/g, '')
+          .slice(0, 8)}`,
       );
       expect(created.spec.template.spec.containers[0].envFrom).toEqual([
         { secretRef: { name: 'edge-aws' } },
       ]);
-      expect(created.metadata.ownerReferences[0]).toMatchObject({
-        kind: 'Cluster',
-        uid: cluster.metadata.uid,
-      });
+      // not owned by the Cluster: removing it never deletes a running build
+      expect(created.metadata.ownerReferences).toBeUndefined();
+      // its Pod passes Pod Security `restricted`, enforced in the namespace
+      expect(await dryRunPod(job)).toEqual({ status: 201, message: '' });
       const stored = await jobs.listJobs(
-        'infrared',
+        NS,
         `${TOFU_JOB_SELECTOR},infrared.darkshift.io/cluster=${cluster.metadata.name}`,
       );
       expect(stored).toEqual([]);
     },
   );
+
+  it('the namespace enforces restricted: the same Pod without its security context is refused', async () => {
+    const job = tofuJob(cluster);
+    const pod = job.spec.template.spec as any;
+    delete pod.securityContext;
+    delete pod.containers[0].securityContext;
+    const refused = await dryRunPod(job);
+    expect(refused.status).toBe(403);
+    expect(refused.message).toMatch(/violates PodSecurity "restricted/);
+    expect(refused.message).toMatch(/allowPrivilegeEscalation != false/);
+  });
 
   it('the longest cluster name at a seven-digit generation still makes a valid Job', async () => {
     const name = `a${'b'.repeat(40)}c`;

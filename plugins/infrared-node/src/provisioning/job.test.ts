@@ -32,24 +32,29 @@ const envOf = (job: ReturnType<typeof tofuJob>) =>
   );
 
 describe('tofuJob', () => {
-  it('is tofu-<cluster>-<generation>-<action> in infrared, as infrared-tofu, never retried, kept a week', () => {
+  it("is tofu-<cluster>-<generation>-<action> in infrared-tofu, as the Cluster's own ServiceAccount, never retried, kept a week, not owned by the Cluster", () => {
     const job = tofuJob(cluster());
     expect(job.metadata.name).toBe('tofu-edge-us-east-1-3-plan');
-    expect(job.metadata.namespace).toBe('infrared');
+    expect(job.metadata.namespace).toBe('infrared-tofu');
     expect(job.spec.backoffLimit).toBe(0);
     expect(job.spec.ttlSecondsAfterFinished).toBe(604800);
     const pod = job.spec.template.spec;
-    expect(pod.serviceAccountName).toBe('infrared-tofu');
+    expect(pod.serviceAccountName).toBe('tofu-edge-us-east-1-uid1');
     expect(pod.restartPolicy).toBe('Never');
     expect(pod.containers[0].image).toBe('ghcr.io/opentofu/opentofu:1.10');
-    expect(job.metadata.ownerReferences).toEqual([
-      expect.objectContaining({
-        kind: 'Cluster',
-        name: 'edge-us-east-1',
-        uid: 'uid-1',
-        controller: true,
-      }),
-    ]);
+    // removing the Cluster never deletes its Jobs: they end and stay their week
+    expect(job.metadata.ownerReferences).toBeUndefined();
+    // Pod Security restricted
+    expect(pod.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(pod.containers[0].securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
     expect(job.metadata.labels).toMatchObject({
       'infrared.darkshift.io/cluster': 'edge-us-east-1',
       'infrared.darkshift.io/cluster-uid': 'uid-1',
@@ -164,10 +169,25 @@ describe('tofuJob', () => {
     ).toBeUndefined();
   });
 
-  it('the state: the kubernetes backend with secret_suffix cluster-<name> in infrared', () => {
+  it("the state: the kubernetes backend with secret_suffix cluster-<name> in the Jobs' namespace", () => {
     const env = envOf(tofuJob(cluster()));
     expect(env.INFRARED_STATE_SUFFIX).toBe('cluster-edge-us-east-1');
-    expect(env.INFRARED_STATE_NAMESPACE).toBe('infrared');
+    expect(env.INFRARED_STATE_NAMESPACE).toBe('infrared-tofu');
+    expect(
+      envOf(tofuJob(cluster(), { namespace: 'builds' }))
+        .INFRARED_STATE_NAMESPACE,
+    ).toBe('builds');
+  });
+
+  it('a name and a template image from the planner', () => {
+    const job = tofuJob(cluster(), {
+      name: 'tofu-edge-us-east-1-3-plan-abcd',
+      templateImage: 'registry.example/tofu:1.10',
+    });
+    expect(job.metadata.name).toBe('tofu-edge-us-east-1-3-plan-abcd');
+    expect(job.spec.template.spec.containers[0].image).toBe(
+      'registry.example/tofu:1.10',
+    );
   });
 
   it('the spec hash changes with template and provision, not with the connection', () => {
@@ -198,10 +218,11 @@ describe('the Job script', () => {
       `#!/bin/sh
 echo "tofu $*" >> "$CALLS"
 case "$1" in
-  init) case "$*" in *-from-module=*) echo 'variable "x" {}' > main.tf ;; *) cp infrared_backend_override.tf "$CALLS.backend" ;; esac ;;
+  init) case "$*" in *-from-module=*) echo 'variable "x" {}' > main.tf ;; esac ;;
+  plan|apply|destroy) cp infrared_backend_override.tf "$CALLS.backend"; cp .terraform/terraform.tfstate "$CALLS.recorded"
+    [ "$1" = plan ] && [ -n "\${FAIL:-}" ] && { echo "Error: boom" >&2; exit 1; } ;;
   show) echo '{"resource_changes":[]}' ;;
   console) cat > "$CALLS.console"; echo '"[{\\"actions\\":[\\"create\\"],\\"address\\":\\"terraform_data.cluster\\"}]"' ;;
-  plan) [ -n "\${FAIL:-}" ] && { echo "Error: boom" >&2; exit 1; } ;;
 esac
 exit 0
 `,
@@ -230,6 +251,7 @@ exit 0
       stdout: res.stdout,
       calls: fs.readFileSync(calls, 'utf8').trim().split('\n'),
       backend: fs.readFileSync(`${calls}.backend`, 'utf8'),
+      recorded: JSON.parse(fs.readFileSync(`${calls}.recorded`, 'utf8')),
     };
   }
 
@@ -245,24 +267,33 @@ exit 0
     ['apply', ['tofu apply -input=false -no-color -auto-approve']],
     ['destroy', ['tofu destroy -input=false -no-color -auto-approve']],
   ])(
-    '%s: init from the module, init with the backend, then %j',
+    '%s: init from the module (no backend init: it would LIST every Secret), then %j',
     (action, commands) => {
       const { status, calls } = run(action);
       expect(status).toBe(0);
       expect(calls).toEqual([
         'tofu init -input=false -no-color -backend=false -from-module=git::https://github.com/darkshiftio/infrared-iac-modules//aws/k3s-node?ref=v0.2.3',
-        'tofu init -input=false -no-color -reconfigure',
         ...commands,
       ]);
     },
   );
 
-  it('configures the kubernetes backend in-cluster with secret_suffix cluster-<name> in infrared', () => {
-    const { backend } = run('apply');
+  it('configures the kubernetes backend in-cluster with secret_suffix cluster-<name> in infrared-tofu, recorded as initialized', () => {
+    const { backend, recorded } = run('apply');
     expect(backend).toMatch(/backend "kubernetes" \{/);
     expect(backend).toMatch(/secret_suffix\s+= "cluster-edge-us-east-1"/);
-    expect(backend).toMatch(/namespace\s+= "infrared"/);
+    expect(backend).toMatch(/namespace\s+= "infrared-tofu"/);
     expect(backend).toMatch(/in_cluster_config = true/);
+    expect(recorded.backend).toEqual({
+      type: 'kubernetes',
+      config: {
+        secret_suffix: 'cluster-edge-us-east-1',
+        namespace: 'infrared-tofu',
+        in_cluster_config: true,
+        exec: [],
+      },
+      hash: 0,
+    });
   });
 
   it('a plan prints the summary line from `tofu show -json`', () => {

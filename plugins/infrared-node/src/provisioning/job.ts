@@ -1,16 +1,14 @@
 import {
-  CLUSTER_KIND,
   CLUSTER_NAME_LABEL,
   DEFAULT_TOFU_IMAGE,
+  DEFAULT_TOFU_NAMESPACE,
   encodeVariable,
-  INFRARED_API_VERSION,
   INFRARED_GROUP,
-  INFRARED_NAMESPACE,
   MANAGED_BY_INFRARED,
   MANAGED_BY_LABEL,
   moduleSource,
   provisionAction,
-  TOFU_SERVICE_ACCOUNT,
+  tofuAccessName,
   tofuJobName,
   tofuStateSuffix,
   type ClusterResource,
@@ -18,6 +16,10 @@ import {
   type ProvisionAction,
 } from '@infrared-clusters/plugin-infrared-common';
 import { createHash } from 'node:crypto';
+import {
+  TOFU_CONTAINER_SECURITY_CONTEXT,
+  TOFU_POD_SECURITY_CONTEXT,
+} from './access';
 import { TOFU_SCRIPT } from './script';
 
 /**
@@ -93,6 +95,7 @@ export interface TofuJob {
       spec: {
         serviceAccountName: string;
         restartPolicy: 'Never';
+        securityContext: typeof TOFU_POD_SECURITY_CONTEXT;
         containers: Array<{
           name: string;
           image: string;
@@ -100,6 +103,7 @@ export interface TofuJob {
           env: EnvVar[];
           envFrom?: Array<{ secretRef: { name: string } }>;
           terminationMessagePolicy: 'FallbackToLogsOnError';
+          securityContext: typeof TOFU_CONTAINER_SECURITY_CONTEXT;
         }>;
       };
     };
@@ -144,8 +148,15 @@ export function variableEnv(variables: Record<string, string> = {}): EnvVar[] {
 
 /** @public */
 export interface TofuJobOptions {
-  /** Default `infrared`. */
+  /** Default `infrared-tofu` (DEFAULT_TOFU_NAMESPACE). */
   namespace?: string;
+  /**
+   * The Job's name when `tofu-<cluster>-<generation>-<action>` is taken by a Job of an earlier
+   * Cluster of the same name (Jobs outlive their Cluster).
+   */
+  name?: string;
+  /** The template's image from config, used when spec.provision.image is empty. */
+  templateImage?: string;
   /** The template's variables (defaults merged in) instead of spec.provision.variables. */
   variables?: Record<string, string>;
   /** The template's source from config, used when spec.provision.source is empty. */
@@ -172,9 +183,11 @@ function tofuJobLabels(
 
 /**
  * The Job that runs a Cluster's template for its current generation and action:
- * `tofu-<cluster>-<generation>-<action>` in namespace infrared, ServiceAccount infrared-tofu, no
- * retry (backoffLimit 0), deleted a week after it finishes, owned by the Cluster. The credentials
- * Secret's keys are its environment (envFrom); nothing secret is in its command or args.
+ * `tofu-<cluster>-<generation>-<action>` in namespace infrared-tofu, as the Cluster's own
+ * ServiceAccount `tofu-<cluster>-<uid prefix>`, no retry (backoffLimit 0), deleted a week after it
+ * finishes. It is not owned by the Cluster: removing the Cluster never stops a running build, and
+ * a finished Job and its log stay their week. Its Pod passes Pod Security `restricted`. The
+ * credentials Secret's keys are its environment (envFrom); nothing secret is in its command or args.
  *
  * @public
  */
@@ -187,7 +200,7 @@ export function tofuJob(
   if (!template) throw new Error(`cluster ${name} has no spec.template`);
   const generation = cluster.metadata.generation ?? 1;
   const action: ProvisionAction = provisionAction(provision);
-  const namespace = options.namespace ?? INFRARED_NAMESPACE;
+  const namespace = options.namespace ?? DEFAULT_TOFU_NAMESPACE;
   const source = moduleSource(template, {
     source: provision.source || options.templateSource,
   });
@@ -210,24 +223,10 @@ export function tofuJob(
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: {
-      name: tofuJobName(name, generation, action),
+      name: options.name ?? tofuJobName(name, generation, action),
       namespace,
       labels,
       annotations: { [TOFU_SPEC_HASH_ANNOTATION]: provisionSpecHash(cluster) },
-      ...(uid
-        ? {
-            ownerReferences: [
-              {
-                apiVersion: INFRARED_API_VERSION,
-                kind: CLUSTER_KIND,
-                name,
-                uid,
-                controller: true,
-                blockOwnerDeletion: false,
-              },
-            ],
-          }
-        : {}),
     },
     spec: {
       backoffLimit: 0,
@@ -235,18 +234,21 @@ export function tofuJob(
       template: {
         metadata: { labels },
         spec: {
-          serviceAccountName: TOFU_SERVICE_ACCOUNT,
+          serviceAccountName: tofuAccessName(name, uid),
           restartPolicy: 'Never',
+          securityContext: TOFU_POD_SECURITY_CONTEXT,
           containers: [
             {
               name: TOFU_CONTAINER,
-              image: provision.image || DEFAULT_TOFU_IMAGE,
+              image:
+                provision.image || options.templateImage || DEFAULT_TOFU_IMAGE,
               command: ['/bin/sh', '-ec', TOFU_SCRIPT],
               env,
               ...(credentials
                 ? { envFrom: [{ secretRef: { name: credentials } }] }
                 : {}),
               terminationMessagePolicy: 'FallbackToLogsOnError',
+              securityContext: TOFU_CONTAINER_SECURITY_CONTEXT,
             },
           ],
         },

@@ -24,7 +24,7 @@ export interface RegisterFormValues {
   template: string;
   /** Build with OpenTofu: the template's variables as typed (empty ones are left out). */
   variables: Record<string, string>;
-  /** Build with OpenTofu: the credentials Secret's name in namespace infrared (optional). */
+  /** Build with OpenTofu: the credentials Secret's name in the OpenTofu Jobs' namespace, infrared-tofu by default (optional). */
   credentialsSecret: string;
 }
 

@@ -1,4 +1,7 @@
-import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
+import type {
+  ClusterResource,
+  OwnerReference,
+} from '@infrared-clusters/plugin-infrared-common';
 import { matchesLabelSelector } from '@infrared-clusters/plugin-infrared-node/testUtils';
 import {
   KubeApiError,
@@ -6,6 +9,7 @@ import {
   type ObservedJob,
   type ObservedPod,
   type ProvisioningKubeApi,
+  type ProvisioningObject,
   type TofuJob,
 } from '@infrared-clusters/plugin-infrared-node';
 
@@ -24,6 +28,8 @@ export class MemoryProvisioningApi implements ProvisioningKubeApi {
   readonly jobs: ObservedJob[] = [];
   readonly pods: ObservedPod[] = [];
   readonly logs = new Map<string, string>();
+  /** ServiceAccounts, Roles, RoleBindings, Secrets and Leases by `<kind>/<namespace>/<name>`. */
+  readonly objects = new Map<string, ProvisioningObject>();
   private version = 1000;
 
   constructor(private readonly store: ClusterStore) {}
@@ -52,11 +58,70 @@ export class MemoryProvisioningApi implements ProvisioningKubeApi {
       );
     }
     const created: ObservedJob = {
-      metadata: structuredClone(job.metadata),
+      metadata: {
+        ...structuredClone(job.metadata),
+        uid: `job-${this.version++}`,
+      },
       status: {},
     };
     if (!options.dryRun) this.jobs.push(created);
     return structuredClone(created);
+  }
+
+  async createObject(
+    object: ProvisioningObject,
+    options: { dryRun?: boolean } = {},
+  ) {
+    this.counter.count('POST');
+    const key = `${object.kind}/${object.metadata.namespace}/${object.metadata.name}`;
+    if (this.objects.has(key)) return false;
+    if (!options.dryRun)
+      this.objects.set(key, {
+        ...structuredClone(object),
+        metadata: { ...object.metadata, uid: `uid-${this.version++}` },
+      });
+    return true;
+  }
+
+  async getObject(
+    _apiVersion: string,
+    kind: string,
+    namespace: string,
+    name: string,
+  ) {
+    this.counter.count('GET');
+    const found = this.objects.get(`${kind}/${namespace}/${name}`);
+    return found ? structuredClone(found) : undefined;
+  }
+
+  async deleteObject(
+    object: Pick<ProvisioningObject, 'apiVersion' | 'kind' | 'metadata'>,
+  ) {
+    this.counter.count('DELETE');
+    const { kind, metadata } = object;
+    return this.objects.delete(
+      `${kind}/${metadata.namespace}/${metadata.name}`,
+    );
+  }
+
+  async addOwner(
+    object: Pick<ProvisioningObject, 'apiVersion' | 'kind' | 'metadata'>,
+    owner: OwnerReference,
+  ) {
+    this.counter.count('PATCH');
+    const { kind, metadata } = object;
+    const found = this.objects.get(
+      `${kind}/${metadata.namespace}/${metadata.name}`,
+    );
+    if (!found)
+      throw new KubeApiError(
+        404,
+        'NotFound',
+        `${kind} ${metadata.name} not found`,
+      );
+    const owners = found.metadata.ownerReferences ?? [];
+    if (!owners.some(o => o.uid === owner.uid))
+      found.metadata.ownerReferences = [...owners, owner];
   }
 
   async readLog(_namespace: string, pod: string) {

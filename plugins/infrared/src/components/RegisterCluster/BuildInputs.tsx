@@ -135,7 +135,7 @@ export const BuildInputs = ({
         error={!!errorFor(errors, 'provision.credentialsSecretRef.name')}
         helperText={
           errorFor(errors, 'provision.credentialsSecretRef.name') ??
-          "A Secret in namespace infrared whose keys become the Job's environment (AWS_ACCESS_KEY_ID ..., GIT_TOKEN for a private module). Only its name is sent."
+          "A Secret in the OpenTofu Jobs' namespace (infrared-tofu unless infrared.provisioning.namespace names another) whose keys become the Job's environment (AWS_ACCESS_KEY_ID ..., GIT_TOKEN for a private module). Only its name is sent."
         }
         inputProps={{ 'aria-label': 'Credentials Secret', spellCheck: false }}
       />
