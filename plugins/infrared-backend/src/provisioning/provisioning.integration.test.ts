@@ -23,6 +23,7 @@ import {
   TOFU_JOB_SELECTOR,
 } from '@infrared-clusters/plugin-infrared-node';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
 import { applyTofuRbac, TOFU_NAMESPACE } from './__testUtils__/tofuRbac';
@@ -46,6 +47,7 @@ describe('clusters built with OpenTofu on the real control plane', () => {
   let reconciler: ProvisioningReconciler;
   let jobs: KubeProvisioningApi;
   let agent: Awaited<ReturnType<typeof startNodeAgent>>;
+  const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tofu-agent-'));
   const secretValue = `s3cr3t-${Math.random().toString(36).slice(2)}`;
 
   beforeAll(async () => {
@@ -54,6 +56,7 @@ describe('clusters built with OpenTofu on the real control plane', () => {
     agent = await startNodeAgent({
       cluster: management,
       nodeName: uniqueName('tofu-node'),
+      dataDir: agentDir,
       // only this test's Jobs: the shared control plane runs other tests' Pods too
       selector: `app.kubernetes.io/name=infrared-tofu,infrared.darkshift.io/cluster in (${Object.values(
         names,
@@ -79,6 +82,7 @@ describe('clusters built with OpenTofu on the real control plane', () => {
 
   afterAll(async () => {
     await agent?.stop();
+    fs.rmSync(agentDir, { recursive: true, force: true });
     for (const name of Object.values(names)) {
       await admin.request('DELETE', `${CLUSTERS}/${name}`);
     }
@@ -170,6 +174,26 @@ describe('clusters built with OpenTofu on the real control plane', () => {
     expect(log).not.toMatch(/Initializing the backend/);
     expect(log).not.toMatch(/forbidden/i);
     expect(log).toMatch(/Plan: 3 to add, 0 to change, 0 to destroy/);
+    // the node agent gave the Pod the token of ITS ServiceAccount (the Cluster's own)
+    const uid = (await cluster(name)).metadata.uid!;
+    const token = fs.readFileSync(
+      path.join(
+        agentDir,
+        'pods',
+        (pods[0].metadata as any).uid,
+        'serviceaccount',
+        'token',
+      ),
+      'utf8',
+    );
+    const claims = JSON.parse(
+      Buffer.from(token.split('.')[1], 'base64url').toString('utf8'),
+    );
+    expect(claims.sub).toBe(
+      `system:serviceaccount:${TOFU_NAMESPACE}:tofu-${name}-${uid
+        .replace(/-/g, '')
+        .slice(0, 8)}`,
+    );
     // two more passes: still one Job
     await reconciler.reconcile();
     await reconciler.reconcile();
