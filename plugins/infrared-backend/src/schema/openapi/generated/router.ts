@@ -783,7 +783,7 @@ export const spec = {
             additionalProperties: false,
             required: ['name'],
             description:
-              "A Secret in namespace infrared whose keys become the Job's environment. Only the name is read.",
+              "A Secret in the OpenTofu Jobs' namespace (infrared.provisioning.namespace, default infrared-tofu) whose keys become the Job's environment. Only the name is read.",
             properties: {
               name: {
                 type: 'string',
@@ -801,9 +801,13 @@ export const spec = {
           },
           image: {
             type: 'string',
+            description:
+              "The OpenTofu image; must be in infrared.provisioning.allowedImages (400 naming the field otherwise). Empty means the template's image, else ghcr.io/opentofu/opentofu:1.10.",
           },
           source: {
             type: 'string',
+            description:
+              "The module source; must be in infrared.provisioning.allowedSources (400 naming the field otherwise). Empty means the template's source.",
           },
           cloudAccount: {
             type: 'string',

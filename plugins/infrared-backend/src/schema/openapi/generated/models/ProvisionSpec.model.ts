@@ -13,11 +13,17 @@ import { ProvisionSpecCredentialsSecretRef } from './ProvisionSpecCredentialsSec
 export interface ProvisionSpec {
   action?: ProvisionAction;
   /**
-   * A Secret in namespace infrared whose keys become the Job's environment. Only the name is read.
+   * A Secret in the OpenTofu Jobs' namespace (infrared.provisioning.namespace, default infrared-tofu) whose keys become the Job's environment. Only the name is read.
    */
   credentialsSecretRef?: ProvisionSpecCredentialsSecretRef;
   variables?: { [key: string]: unknown };
+  /**
+   * The OpenTofu image; must be in infrared.provisioning.allowedImages (400 naming the field otherwise). Empty means the template's image, else ghcr.io/opentofu/opentofu:1.10.
+   */
   image?: string;
+  /**
+   * The module source; must be in infrared.provisioning.allowedSources (400 naming the field otherwise). Empty means the template's source.
+   */
   source?: string;
   cloudAccount?: string;
 }

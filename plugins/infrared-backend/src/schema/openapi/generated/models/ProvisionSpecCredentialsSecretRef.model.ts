@@ -5,7 +5,7 @@
 // **********************************************************************
 
 /**
- * A Secret in namespace infrared whose keys become the Job's environment. Only the name is read.
+ * A Secret in the OpenTofu Jobs' namespace (infrared.provisioning.namespace, default infrared-tofu) whose keys become the Job's environment. Only the name is read.
  * @public
  */
 export interface ProvisionSpecCredentialsSecretRef {
