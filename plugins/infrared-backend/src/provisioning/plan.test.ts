@@ -77,7 +77,9 @@ function job(
         'infrared.darkshift.io/cluster': 'edge',
         'infrared.darkshift.io/cluster-uid': uid,
         'infrared.darkshift.io/generation': /^tofu-edge-(\d+)-/.exec(name)![1],
-        'infrared.darkshift.io/action': /^tofu-edge-\d+-([a-z]+)/.exec(name)![1],
+        'infrared.darkshift.io/action': /^tofu-edge-\d+-([a-z]+)/.exec(
+          name,
+        )![1],
       },
     },
     status: {
@@ -372,6 +374,20 @@ describe('planCluster: which Job, once', () => {
       });
     },
   );
+
+  it("credentials naming another Cluster's state Secret (written past the API): Failed InvalidSpec, no Job", () => {
+    const plan = planCluster(
+      cluster(1, {
+        credentialsSecretRef: { name: 'tfstate-default-cluster-prod' },
+      }),
+      runs(),
+      context,
+    );
+    expect(created(plan)).toEqual([]);
+    expect(written(plan)?.provision?.message).toMatch(
+      /provision.credentialsSecretRef.name: .*names an OpenTofu state Secret/,
+    );
+  });
 
   it('an allowed image and source make the Job', () => {
     const plan = planCluster(

@@ -7,6 +7,7 @@ import {
   templateVariables,
   tofuJobName,
   tofuStateSecretName,
+  secretNameProblem,
   validateAllowedProvision,
   type ClusterResource,
   type ClusterTemplate,
@@ -202,6 +203,14 @@ export function startJob(run: ClusterRun): ClusterPlan {
   const refused = context.allow
     ? validateAllowedProvision(provision, context.allow)
     : [];
+  const credentials = provision.credentialsSecretRef?.name;
+  const credentialsProblem =
+    credentials === undefined ? undefined : secretNameProblem(credentials);
+  if (credentialsProblem)
+    refused.push({
+      field: 'provision.credentialsSecretRef.name',
+      message: credentialsProblem,
+    });
   if (refused.length)
     return invalidSpec(
       run,

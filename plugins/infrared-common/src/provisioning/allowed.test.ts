@@ -134,3 +134,25 @@ describe('POST /v1/clusters refuses an image or source not allowed (the register
     ]);
   });
 });
+
+describe('a credentials Secret is never a state Secret', () => {
+  it('POST naming tfstate-... as credentials: 400 naming the field', () => {
+    const refused = validateRegisterClusterRequest(
+      {
+        name: 'edge-1',
+        template: { module: 'local/demo-cluster' },
+        provision: {
+          variables: { name: 'edge-1' },
+          credentialsSecretRef: { name: 'tfstate-default-cluster-prod' },
+        },
+      },
+      { templates },
+    );
+    expect('errors' in refused && refused.errors).toEqual([
+      {
+        field: 'provision.credentialsSecretRef.name',
+        message: expect.stringContaining('names an OpenTofu state Secret'),
+      },
+    ]);
+  });
+});

@@ -70,6 +70,13 @@ export const PROVISION_FIELD_RULES = {
 } as const;
 
 const secretNameRegExp = new RegExp(SECRET_NAME_PATTERN);
+
+/**
+ * The prefix of every OpenTofu state Secret (`tfstate-<workspace>-<suffix>`): never credentials.
+ *
+ * @public
+ */
+export const TOFU_STATE_SECRET_PREFIX = 'tfstate-';
 const variableNameRegExp = new RegExp(VARIABLE_NAME_PATTERN);
 const moduleRegExp = new RegExp(TEMPLATE_MODULE_PATTERN);
 
@@ -458,6 +465,8 @@ export function secretNameProblem(name: unknown): string | undefined {
     return `provision.credentialsSecretRef.name is ${name.length} characters long; at most ${SECRET_NAME_MAX_LENGTH}`;
   if (!secretNameRegExp.test(name))
     return `provision.credentialsSecretRef.name "${name}" is not a Secret name: lowercase letters, digits, - and ., starting and ending with a letter or digit`;
+  if (name.startsWith(TOFU_STATE_SECRET_PREFIX))
+    return `provision.credentialsSecretRef.name "${name}" names an OpenTofu state Secret (${TOFU_STATE_SECRET_PREFIX}...), not credentials: a Job never gets another Cluster's state`;
   return undefined;
 }
 
