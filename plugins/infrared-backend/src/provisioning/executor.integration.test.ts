@@ -353,9 +353,20 @@ describe('a Cluster built before the upgrade: its state moves to infrared-tofu b
 
   afterAll(() => admin.request('DELETE', `${secrets('infrared')}/${name}-aws`));
 
-  it('waits while the old lock is held: no Job, nothing moved', async () => {
+  it('waits while the old lock is held: no Job, nothing moved, the condition says why', async () => {
     await reconciler.reconcile();
     expect(await ownJobs(name)).toEqual([]);
+    expect(
+      (await getCluster(name)).status?.conditions?.find(
+        c => c.type === 'Provisioned',
+      ),
+    ).toMatchObject({
+      status: 'Unknown',
+      reason: 'JobWaiting',
+      message: expect.stringMatching(
+        /is locked by a Job made before the upgrade/,
+      ),
+    });
     expect(
       (
         await admin.request(

@@ -222,8 +222,22 @@ export class ProvisioningReconciler {
     const jobName = job.metadata.name;
     const waits = await prepareJob(cluster, this.access);
     if (waits) {
-      logger.info(`infrared: Job ${jobName} of cluster ${name} ${waits}`);
-      return false; // planned again next pass; status.provision never names a Job not made
+      // planned again next pass; status.provision never names a Job not made, the condition says why
+      const held = statusAction(
+        cluster,
+        cluster.status?.provision,
+        {
+          type: PROVISIONED_CONDITION,
+          status: 'Unknown',
+          reason: 'JobWaiting',
+          message: `Job ${jobName}: ${waits}`,
+          observedGeneration: cluster.metadata.generation,
+        },
+        now,
+      );
+      if (held && held.type === 'writeStatus')
+        await this.writeStatus(held.cluster, summary);
+      return false;
     }
     try {
       const made = await kube.createJob(job);
