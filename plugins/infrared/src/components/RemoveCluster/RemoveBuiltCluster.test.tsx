@@ -35,7 +35,7 @@ describe('Remove a cluster built with OpenTofu', () => {
       'the cloud resources OpenTofu built from template aws/k3s-node: removing the cluster does not destroy them, and they cost money until you destroy them',
     );
     expect(dialog.getByTestId('stays-cloud')).toHaveTextContent(
-      'tfstate-default-cluster-built-1 in namespace infrared',
+      "tfstate-default-cluster-built-1 in the OpenTofu Jobs' namespace (infrared.provisioning.namespace, default infrared-tofu)",
     );
   });
 

@@ -14,6 +14,7 @@ import {
   buildInProgressFromStatus,
   buildInProgressMessage,
   ClusterView,
+  DEFAULT_TOFU_NAMESPACE,
   INFRARED_NAMESPACE,
   kubeconfigSecretName,
   tofuStateSecretName,
@@ -98,7 +99,9 @@ export const RemoveClusterDialog = ({
               {cluster.template.module}: removing the cluster does not destroy
               them, and they cost money until you destroy them (run the destroy
               action first), along with the OpenTofu state Secret{' '}
-              {tofuStateSecretName(name)} in namespace {INFRARED_NAMESPACE}
+              {tofuStateSecretName(name)} in the OpenTofu Jobs' namespace
+              (infrared.provisioning.namespace, default {DEFAULT_TOFU_NAMESPACE}
+              )
             </li>
           )}
         </ul>
