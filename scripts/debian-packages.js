@@ -1,7 +1,8 @@
 /*
- * System packages the tests use that npm cannot install: Debian's chromium (browser tests) and
- * postgresql (the backend on PostgreSQL). Installed with apt-get when missing and this runs as
- * root, as it does in CI; otherwise the tests that need them say what to install.
+ * System packages the tests use that npm cannot install: Debian's chromium (browser tests),
+ * postgresql (the backend on PostgreSQL) and redis-server (Argo CD's cache, devenv's startArgoCd).
+ * Installed with apt-get when missing and this runs as root, as it does in CI; otherwise the tests
+ * that need them say what to install.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -13,6 +14,10 @@ const PACKAGES = {
     Boolean(process.env.INFRARED_POSTGRES_BIN) ||
     (fs.existsSync('/usr/lib/postgresql') &&
       fs.readdirSync('/usr/lib/postgresql').length > 0),
+  // Argo CD's cache (packages/devenv startArgoCd)
+  'redis-server': () =>
+    Boolean(process.env.INFRARED_REDIS_SERVER) ||
+    fs.existsSync('/usr/bin/redis-server'),
 };
 
 let updated = false;

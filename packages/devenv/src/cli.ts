@@ -18,6 +18,7 @@ import { NodeAgent, tofuImageMapping } from './nodeAgent';
 import { isRunning, rssBytes, startProcess } from './processes';
 import { ensureTofu, tofuCacheDir } from './tofu';
 import { ensureHelm } from './helm';
+import { ensureArgoCd } from './argocdBinary';
 import {
   DEPLOY_VALUES,
   deployManifests,
@@ -25,7 +26,7 @@ import {
   writeDeployManifests,
 } from './chart';
 
-const USAGE = `usage: devenv <up|down|status|build|tofu|helm|chart|node-agent> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
+const USAGE = `usage: devenv <up|down|status|build|tofu|helm|argocd|chart|node-agent> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
 
   up          start etcd + kube-apiservers (+ kube-controller-manager on the first cluster), detached;
               the demo environment also starts a node agent on management when tofu is built
@@ -34,6 +35,7 @@ const USAGE = `usage: devenv <up|down|status|build|tofu|helm|chart|node-agent> [
   build       only find or build the binaries
   tofu        find or build tofu (from Go modules, once)
   helm        find or build helm (from Go modules, once)
+  argocd      find or build Argo CD (argocd-server, -repo-server, -application-controller; Go modules, once)
   chart       render deploy/helm/infrared-clusters into deploy/crds and deploy/rbac (with helm)
   node-agent  run a node agent in the foreground on --cluster (default the first) of the control
               plane (--name, default devenv-node; --selector <labels> of the Pods it takes; --data-dir)
@@ -322,6 +324,8 @@ async function main(argv: string[]): Promise<void> {
       return say(`devenv: tofu at ${ensureTofu({ log: say }).bin}`);
     case 'helm':
       return say(`devenv: helm at ${ensureHelm({ log: say }).bin}`);
+    case 'argocd':
+      return say(`devenv: Argo CD in ${ensureArgoCd({ log: say }).dir}`);
     case 'chart':
       return renderDeployManifests();
     case 'node-agent':

@@ -89,3 +89,14 @@ export { etcdEvents, etcdKey, etcdRevision } from './etcd';
 export type { EtcdEvent } from './etcd';
 export { startPostgres, findPostgresBin } from './postgres';
 export type { LocalPostgres } from './postgres';
+export {
+  ensureArgoCd,
+  argocdCacheDir,
+  argocdModuleDir,
+  ARGOCD_VERSION,
+} from './argocdBinary';
+export type { ArgoCdBinaries } from './argocdBinary';
+export { startArgoCd } from './argocd';
+export type { ArgoCd, ArgoCdOptions } from './argocd';
+export { argocdManifests } from './argocdConfig';
+export { findRedisServer } from './redis';

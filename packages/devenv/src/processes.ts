@@ -18,9 +18,14 @@ export function startProcess(
   exe: string,
   args: string[],
   log: string,
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): ProcRecord {
   const fd = fs.openSync(log, 'a');
-  const child = spawn(exe, args, { detached: true, stdio: ['ignore', fd, fd] });
+  const child = spawn(exe, args, {
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    ...options,
+  });
   fs.closeSync(fd);
   child.unref();
   if (!child.pid) throw new Error(`devenv: could not start ${exe}`);
