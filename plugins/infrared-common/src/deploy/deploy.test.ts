@@ -171,19 +171,26 @@ describe('deploy/rbac', () => {
     }
   });
 
-  it("binds every role but the OpenTofu Jobs' to the infrared-backend service account, which exists", () => {
+  // the ClusterRole for workload clusters' viewer credential: shipped unbound, the installer binds it
+  const VIEWER = 'infrared-kubernetes-viewer';
+
+  it("binds every role but the workload clusters' viewer ClusterRole to the infrared-backend service account, which exists", () => {
     const sa = rbac.find(r => r.doc.kind === 'ServiceAccount')!.doc;
     expect(sa.metadata).toMatchObject({
       name: 'infrared-backend',
       namespace: 'infrared',
     });
+    expect(
+      rbac
+        .filter(r => r.doc.kind === 'ServiceAccount')
+        .map(r => r.doc.metadata.name),
+    ).toEqual(['infrared-backend']);
     const bindings = rbac
       .filter(r => /Binding$/.test(r.doc.kind))
-      .filter(r => r.doc.metadata.name !== 'infrared-tofu')
       .map(r => r.doc);
     const roles = rbac
       .filter(r => /Role$/.test(r.doc.kind))
-      .filter(r => r.doc.metadata.name !== 'infrared-tofu')
+      .filter(r => r.doc.metadata.name !== VIEWER)
       .map(r => r.doc);
     expect(bindings).toHaveLength(roles.length);
     for (const b of bindings) {
@@ -203,9 +210,10 @@ describe('deploy/rbac', () => {
         ),
       ).toBe(true);
     }
+    expect(bindings.map(b => b.roleRef.name)).not.toContain(VIEWER);
   });
 
-  it("grants secrets only in infrared and argocd, besides the registrar's cluster-wide list and watch", () => {
+  it("grants secrets in infrared and argocd, the OpenTofu namespace's without list, besides the registrar's cluster-wide list and watch", () => {
     const grants = rbac
       .filter(r => /Role$/.test(r.doc.kind))
       .flatMap(r =>
@@ -225,45 +233,27 @@ describe('deploy/rbac', () => {
       ],
       ['infrared-backend', 'argocd', 'get,list,create,update,patch,delete'],
       ['infrared-registrar', '*', 'list,watch'],
-      ['infrared-tofu', 'infrared', 'get,list,create,update,delete'],
+      ['infrared-backend', 'infrared-tofu', 'get,create,update'],
     ]);
   });
 
-  it("the OpenTofu Jobs' service account infrared-tofu may touch only Secrets and Leases in infrared", () => {
-    const docs = rbac
-      .filter(r => r.doc.metadata.name === 'infrared-tofu')
-      .map(r => r.doc);
-    expect(docs.map(d => [d.kind, d.metadata.namespace])).toEqual([
-      ['ServiceAccount', 'infrared'],
-      ['Role', 'infrared'],
-      ['RoleBinding', 'infrared'],
-    ]);
-    const role = docs[1];
-    expect(role.rules.map((r: any) => [r.apiGroups, r.resources])).toEqual([
-      [[''], ['secrets']],
-      [['coordination.k8s.io'], ['leases']],
-    ]);
-    expect(docs[2].subjects).toEqual([
-      { kind: 'ServiceAccount', name: 'infrared-tofu', namespace: 'infrared' },
-    ]);
-    expect(docs[2].roleRef).toMatchObject({
-      kind: 'Role',
-      name: 'infrared-tofu',
-    });
-    // no other binding names it
-    const others = rbac.filter(
+  it("the OpenTofu Jobs' namespace enforces Pod Security restricted, and no ServiceAccount of the chart runs Jobs (each Cluster gets its own from the backend)", () => {
+    const ns = rbac.find(
       r =>
-        /Binding$/.test(r.doc.kind) && r.doc.metadata.name !== 'infrared-tofu',
-    );
-    expect(
-      others.flatMap(r => r.doc.subjects.map((s: any) => s.name)),
-    ).not.toContain('infrared-tofu');
+        r.doc.kind === 'Namespace' && r.doc.metadata.name === 'infrared-tofu',
+    )!.doc;
+    expect(ns.metadata.labels).toMatchObject({
+      'pod-security.kubernetes.io/enforce': 'restricted',
+    });
+    const subjects = rbac
+      .filter(r => /Binding$/.test(r.doc.kind))
+      .flatMap(r => r.doc.subjects.map((s: any) => s.name));
+    expect([...new Set(subjects)]).toEqual(['infrared-backend']);
   });
 
-  it("the registrar's leader election may get, create and update Leases only in argocd", () => {
+  it('Leases: the registrar elects in argocd; the backend makes the OpenTofu locks and moves old ones out of infrared', () => {
     const grants = rbac
       .filter(r => /Role$/.test(r.doc.kind))
-      .filter(r => r.doc.metadata.name !== 'infrared-tofu')
       .flatMap(r =>
         r.doc.rules
           .filter((rule: any) => rule.resources.includes('leases'))
@@ -274,29 +264,39 @@ describe('deploy/rbac', () => {
             rule.verbs.join(','),
           ]),
       );
-    expect(grants).toEqual([
+    expect(grants.sort()).toEqual(
       [
-        'infrared-registrar',
-        'argocd',
-        'coordination.k8s.io',
-        'get,create,update',
-      ],
-    ]);
+        ['infrared-backend', 'infrared', 'coordination.k8s.io', 'get,delete'],
+        [
+          'infrared-backend',
+          'infrared-tofu',
+          'coordination.k8s.io',
+          'get,create,update',
+        ],
+        [
+          'infrared-registrar',
+          'argocd',
+          'coordination.k8s.io',
+          'get,create,update',
+        ],
+      ].sort(),
+    );
   });
 
-  it('the backend gets only the Job, Pod and log verbs provisioning uses', () => {
-    const role = rbac.find(
-      r =>
-        r.doc.kind === 'Role' &&
-        r.doc.metadata.name === 'infrared-backend' &&
-        r.doc.metadata.namespace === 'infrared',
-    )!.doc;
-    const verbs = (resource: string) =>
-      role.rules
+  it('the backend gets only the Job, Pod and log verbs provisioning uses, in the OpenTofu namespace only', () => {
+    const verbsIn = (namespace: string, resource: string) =>
+      rbac
+        .filter(r => /Role$/.test(r.doc.kind))
+        .filter(r => r.doc.metadata.name !== VIEWER) // for workload clusters
+        .filter(r => (r.doc.metadata.namespace ?? '*') === namespace)
+        .flatMap(r => r.doc.rules)
         .filter((r: any) => r.resources.includes(resource))
         .flatMap((r: any) => r.verbs);
-    expect(verbs('jobs')).toEqual(['list', 'create']);
-    expect(verbs('pods')).toEqual(['list']);
-    expect(verbs('pods/log')).toEqual(['get']);
+    expect(verbsIn('infrared-tofu', 'jobs')).toEqual(['list', 'create']);
+    expect(verbsIn('infrared-tofu', 'pods')).toEqual(['list']);
+    expect(verbsIn('infrared-tofu', 'pods/log')).toEqual(['get']);
+    for (const elsewhere of ['infrared', 'argocd', '*']) {
+      expect([elsewhere, verbsIn(elsewhere, 'jobs')]).toEqual([elsewhere, []]);
+    }
   });
 });
