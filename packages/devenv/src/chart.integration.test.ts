@@ -26,7 +26,9 @@ describe('the Helm chart applied with server-side dry-run', () => {
 
   beforeAll(async () => {
     helm = ensureHelm().bin;
-    for (const ns of ['infrared', 'argocd', leases])
+    // the chart's objects in infrared-tofu are dry-run along with that Namespace, which a dry run
+    // does not make: it must exist, as infrared and argocd must
+    for (const ns of ['infrared', 'argocd', 'infrared-tofu', leases])
       await ensureNamespace(management, ns);
   });
   afterAll(async () => {
