@@ -179,6 +179,10 @@ export class ProvisioningService {
         ),
       )[0];
       if (!pod) return { job, log: '' };
+      // a Pod not yet running has no log: the API server answers its log with an error
+      if (pod.status?.phase === 'Pending') {
+        return { job, pod: pod.metadata.name, log: '' };
+      }
       const text =
         (await this.options.kube.readLog(
           this.namespace,
