@@ -203,20 +203,33 @@ describe('a real Argo CD reads the cluster Secret Infrared writes', () => {
       },
     );
     const appAt = Date.now();
+    let last: any;
     const app = await eventually(
       async () => {
         const res = await admin.must(
           'GET',
           '/apis/argoproj.io/v1alpha1/namespaces/argocd/applications/argocd-demo',
         );
-        const s = res.body.status;
+        last = res.body.status;
         return (
-          s?.sync?.status === 'Synced' && s?.health?.status === 'Healthy' && s
+          last?.sync?.status === 'Synced' &&
+          last?.health?.status === 'Healthy' &&
+          last
         );
       },
       180_000,
       1000,
-    );
+    ).catch(e => {
+      // Argo CD's own words on why it did not sync (conditions, the last operation)
+      throw new Error(
+        `${e.message}: ${JSON.stringify({
+          sync: last?.sync?.status,
+          health: last?.health,
+          conditions: last?.conditions,
+          operation: last?.operationState?.message,
+        })}`,
+      );
+    });
     figures.appHealthySeconds = (Date.now() - appAt) / 1000;
     expect(app.sync.revision).toMatch(/^[0-9a-f]{40}$/);
     const cm = await AdminClient.fromKubeconfig(workload.kubeconfig).must(
