@@ -166,7 +166,10 @@ describe('a real Argo CD reads the cluster Secret Infrared writes', () => {
       200,
     );
 
-    // authentication stays on: no token, no clusters
+    // the build devenv made from Go modules, and authentication on: no token, no clusters
+    expect((await argoGet('/api/version', argo.token)).body.Version).toBe(
+      'v3.6.1',
+    );
     expect((await argoGet('/api/v1/clusters')).status).toBe(401);
     const listed = await eventually(
       async () => {
