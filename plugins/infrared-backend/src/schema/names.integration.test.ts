@@ -3,7 +3,11 @@
  * created there as what they become (the Cluster, its two Secrets with the cluster label, an
  * organization's namespace). Dry runs: nothing is stored.
  */
-import { getTestControlPlane, KubeClient } from '@internal/devenv';
+import {
+  ensureNamespace,
+  getTestControlPlane,
+  KubeClient,
+} from '@internal/devenv';
 import {
   argoSecretName,
   INFRARED_API_VERSION,
@@ -29,9 +33,13 @@ function sample(valid: (name: string) => boolean, max: number): string[] {
 }
 
 describe('names that pass the rules are names the API server takes', () => {
-  const admin = KubeClient.fromKubeconfig(
-    getTestControlPlane().cluster('management').kubeconfig,
-  );
+  const management = getTestControlPlane().cluster('management');
+  const admin = KubeClient.fromKubeconfig(management.kubeconfig);
+  // the Secrets' namespaces, whichever test of the run comes first (dry runs need them too)
+  beforeAll(async () => {
+    for (const ns of ['infrared', 'argocd'])
+      await ensureNamespace(management, ns);
+  });
   const create = async (collection: string, body: object) => {
     const res = await admin.request('POST', `${collection}${DRY}`, body);
     return `${res.status} ${
