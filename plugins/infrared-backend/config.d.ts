@@ -47,6 +47,14 @@ export interface Config {
       path?: string;
       /** For `github`: the https URL of the repository (credentials from integrations.github). */
       repoUrl?: string;
+      /**
+       * The URL Argo CD clones the repository from: the `source.repoURL` of the Applications Infrared
+       * writes (app-of-apps, cluster components, zones). Default for `local`: `file://<absolute path>`,
+       * which only an Argo CD on this machine can read; point it at a git server that serves the repository
+       * (devenv's loopback `git daemon`: `git://127.0.0.1:<port>/gitops.git`). Default for `github`:
+       * `repoUrl`, which is the repository's https clone URL; set it for another (e.g. an ssh URL).
+       */
+      argocdRepoUrl?: string;
       /** For `github`: the default branch; read from GitHub when absent. */
       branch?: string;
       /** For `github`: how pull requests are merged. Default merge. */
@@ -64,7 +72,7 @@ export interface Config {
        * published as one change, one pull request; one that arrives alone gets its own.
        */
       batch?: {
-        /** The files (written plus deleted) one batched change may hold. Default 300 (150 registrations: 2 files each). */
+        /** The files (written plus deleted) one batched change may hold. Default 300 (75 registrations: 4 files each). */
         maxFilesPerChange?: number;
       };
     };

@@ -113,7 +113,7 @@ describe('ClusterReconciler', () => {
     // 30 registrations, far fewer changes: the first may go alone before the others arrive
     expect(recording.changes.length).toBeLessThanOrEqual(3);
     const published = recording.changes.flatMap(c => Object.keys(c.files));
-    expect(published).toHaveLength(60);
+    expect(published).toHaveLength(120); // 4 files per registration
     for (const name of names) {
       const cluster = api.clusterStore.get(name);
       expect(condition(cluster, 'Registered')?.status).toBe('True');

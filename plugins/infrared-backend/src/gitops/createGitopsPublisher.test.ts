@@ -34,6 +34,37 @@ describe('createGitopsPublisher', () => {
     });
   });
 
+  it('writes infrared.gitops.argocdRepoUrl as the URL Argo CD clones, for either type', async () => {
+    await expect(
+      make({
+        type: 'local',
+        path: '/var/gitops.git',
+        argocdRepoUrl: 'git://127.0.0.1:9418/gitops.git',
+      }).describe(),
+    ).resolves.toEqual({
+      type: 'local',
+      repoUrl: 'git://127.0.0.1:9418/gitops.git',
+      defaultBranch: 'main',
+    });
+    const github = make(
+      {
+        type: 'github',
+        repoUrl: 'https://ghe.example.com/platform/gitops',
+        branch: 'trunk',
+        argocdRepoUrl: 'git@ghe.example.com:platform/gitops.git',
+      },
+      { github: [{ host: 'ghe.example.com', token: 't0ken' }] },
+    );
+    await expect(github.describe()).resolves.toMatchObject({
+      repoUrl: 'git@ghe.example.com:platform/gitops.git',
+      // browsing still goes to the web UI of repoUrl
+      fileUrlPrefix: 'https://ghe.example.com/platform/gitops/blob/trunk/',
+    });
+    expect(() =>
+      make({ type: 'local', argocdRepoUrl: '.data/gitops.git' }),
+    ).toThrow(/argocdRepoUrl must be a URL Argo CD can clone/);
+  });
+
   it('builds the GitHub publisher with its branch', async () => {
     const publisher = make(
       {

@@ -13,7 +13,8 @@ const MERGE_METHODS = ['merge', 'squash', 'rebase'] as const;
 /**
  * The publisher `infrared.gitops` asks for: `type: local` (default; `path`, relative to `rootDir`) or
  * `type: github` (`repoUrl`, optional `branch`, `mergeMethod`, `autoMerge`; credentials from
- * `integrations.github`). `autoMerge` (default true) applies to GitHub only: the local publisher always
+ * `integrations.github`). `argocdRepoUrl`, for either, is the URL Argo CD clones (the Applications'
+ * `source.repoURL`): default `file://<path>` for local, `repoUrl` for GitHub. `autoMerge` (default true) applies to GitHub only: the local publisher always
  * merges, there is no one to review its pull requests.
  */
 export function createGitopsPublisher(options: {
@@ -28,6 +29,7 @@ export function createGitopsPublisher(options: {
   const gitops = config.getOptionalConfig('infrared.gitops');
   const type = gitops?.getOptionalString('type') ?? 'local';
   const autoMerge = gitops?.getOptionalBoolean('autoMerge') ?? true;
+  const argocdRepoUrl = readArgocdRepoUrl(gitops);
   if (type === 'local') {
     const path = gitops?.getOptionalString('path') ?? DEFAULT_LOCAL_GITOPS_PATH;
     if (!autoMerge) {
@@ -37,6 +39,7 @@ export function createGitopsPublisher(options: {
     }
     return new LocalGitPublisher({
       path: isAbsolute(path) ? path : resolve(rootDir, path),
+      argocdRepoUrl,
       logger,
     });
   }
@@ -52,6 +55,7 @@ export function createGitopsPublisher(options: {
     return new GithubPublisher({
       config,
       repoUrl: gitops!.getString('repoUrl'),
+      argocdRepoUrl,
       branch: gitops!.getOptionalString('branch'),
       mergeMethod: mergeMethod as (typeof MERGE_METHODS)[number],
       autoMerge,
@@ -62,4 +66,20 @@ export function createGitopsPublisher(options: {
   throw new Error(
     `infrared.gitops.type must be local or github, not "${type}"`,
   );
+}
+
+/** `infrared.gitops.argocdRepoUrl`, checked: Argo CD must be able to parse it as a URL. */
+function readArgocdRepoUrl(gitops: Config | undefined): string | undefined {
+  const url = gitops?.getOptionalString('argocdRepoUrl');
+  if (url === undefined) return undefined;
+  // Argo CD also takes scp-like ssh addresses, git@host:owner/repo.git
+  if (
+    !/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(url) &&
+    !/^[\w.-]+@[\w.-]+:\S+$/.test(url)
+  ) {
+    throw new Error(
+      `infrared.gitops.argocdRepoUrl must be a URL Argo CD can clone (https://, ssh://, git://, file:// or git@host:path), not "${url}"`,
+    );
+  }
+  return url;
 }

@@ -27,7 +27,11 @@ export { GitopsPublishError } from './github/errors';
 export { branchForKey } from './change';
 export { BatchingPublisher } from './batch/BatchingPublisher';
 export {
+  buildClusterInfoApplication,
+  buildClusterInfoConfigMap,
   buildClusterRegistryReadme,
+  clusterInfoPath,
+  CLUSTER_INFO_NAMESPACE,
   buildRegistryApplication,
   clusterComponentsPath,
   appOfAppsPath,

@@ -614,11 +614,13 @@ describe('planClusterReconcile', () => {
   });
 
   describe('Registered', () => {
-    it('publishes the registration once Connected, with key cluster-<name> and both files', () => {
+    it('publishes the registration once Connected, with key cluster-<name> and its four files', () => {
       const plan = planClusterReconcile(observe(clusterResource('edge')));
       expect(plan.publish?.change.key).toBe('cluster-edge');
       expect(Object.keys(plan.publish!.change.files).sort()).toEqual([
         'registry/clusters/edge/components/README.md',
+        'registry/clusters/edge/components/infrared.yaml',
+        'registry/clusters/edge/infrared/cluster-info.yaml',
         'registry/clusters/infrared-mgmt/components/cluster-edge.yaml',
       ]);
       expect(plan.publish?.filesHash).toBe(

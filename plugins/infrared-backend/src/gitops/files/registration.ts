@@ -64,6 +64,77 @@ export function buildRegistryApplication(
   return stringify(application);
 }
 
+/** Where the cluster's Infrared component (a ConfigMap for the cluster itself) lives. */
+export function clusterInfoPath(clusterName: string): string {
+  return `registry/clusters/${clusterName}/infrared`;
+}
+
+/** The namespace, on the registered cluster, of the ConfigMap `infrared-cluster`. */
+export const CLUSTER_INFO_NAMESPACE = 'infrared-system';
+
+/**
+ * The Argo CD Application `infrared-<name>` (file `components/infrared.yaml`): the one Application that
+ * registration makes target the registered cluster (destination by the name of its Argo CD cluster
+ * Secret), so that Argo CD monitors it (`connectionState: Successful`) before any zone lands there.
+ * It syncs `registry/clusters/<name>/infrared/`, one ConfigMap that Argo CD calls Healthy without a
+ * kubelet. No resources finalizer: deleting the Application deletes nothing on the workload cluster.
+ */
+export function buildClusterInfoApplication(
+  options: RegistryApplicationOptions,
+): string {
+  const application = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: {
+      name: `infrared-${options.clusterName}`,
+      namespace: 'argocd',
+      labels: {
+        'app.kubernetes.io/managed-by': 'infrared',
+        'infrared.darkshift.io/cluster': options.clusterName,
+      },
+    },
+    spec: {
+      project: 'default',
+      source: {
+        repoURL: options.repoUrl,
+        targetRevision: options.branch,
+        path: clusterInfoPath(options.clusterName),
+      },
+      destination: {
+        name: options.clusterName,
+        namespace: CLUSTER_INFO_NAMESPACE,
+      },
+      syncPolicy: {
+        automated: { prune: true, selfHeal: true },
+        syncOptions: ['CreateNamespace=true'],
+      },
+    },
+  };
+  return stringify(application);
+}
+
+/** The ConfigMap `infrared-cluster` the Application `infrared-<name>` keeps on the registered cluster. */
+export function buildClusterInfoConfigMap(
+  options: RegistryApplicationOptions,
+): string {
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'infrared-cluster',
+      namespace: CLUSTER_INFO_NAMESPACE,
+      labels: {
+        'app.kubernetes.io/managed-by': 'infrared',
+        'infrared.darkshift.io/cluster': options.clusterName,
+      },
+    },
+    data: {
+      cluster: options.clusterName,
+      managementCluster: options.managementCluster,
+    },
+  });
+}
+
 export function buildClusterRegistryReadme(clusterName: string): string {
   return `# Components of cluster ${clusterName}
 
@@ -72,6 +143,10 @@ Argo CD on the management cluster syncs this directory through the Application
 
 Put Argo CD Applications here that should be deployed for \`${clusterName}\`; Infrared adds one file per zone
 (\`product-<zone>.yaml\`). Files removed from this directory are pruned.
+
+\`infrared.yaml\` is the Application \`infrared-${clusterName}\`, written at registration: it keeps the ConfigMap
+\`${CLUSTER_INFO_NAMESPACE}/infrared-cluster\` (\`../infrared/\`) on the cluster, so that Argo CD monitors the
+cluster from its registration on, before any zone targets it.
 `;
 }
 
@@ -85,5 +160,9 @@ export function registrationFiles(
       buildRegistryApplication(options),
     [`${clusterComponentsPath(clusterName)}/README.md`]:
       buildClusterRegistryReadme(clusterName),
+    [`${clusterComponentsPath(clusterName)}/infrared.yaml`]:
+      buildClusterInfoApplication(options),
+    [`${clusterInfoPath(clusterName)}/cluster-info.yaml`]:
+      buildClusterInfoConfigMap(options),
   };
 }

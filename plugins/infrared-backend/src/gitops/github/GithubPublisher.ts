@@ -29,7 +29,10 @@ import { treeEntries } from './treeEntries';
 export interface GithubPublisherOptions {
   /** The root config: its `integrations.github` gives the credentials and the API base URL. */
   config: Config;
+  /** The https URL of the repository, `https://<host>/<owner>/<repo>`: GitHub's API and git both answer it. */
   repoUrl: string;
+  /** The URL Argo CD clones the repository from (e.g. an ssh URL). Default `repoUrl`, its https clone URL. */
+  argocdRepoUrl?: string;
   /** Default: the repository's default branch. */
   branch?: string;
   mergeMethod?: 'merge' | 'squash' | 'rebase';
@@ -87,7 +90,7 @@ export class GithubPublisher implements GitopsPublisher {
       (await this.run(session => this.baseBranch(session)));
     return {
       type: 'github',
-      repoUrl: this.options.repoUrl,
+      repoUrl: this.options.argocdRepoUrl ?? this.options.repoUrl,
       defaultBranch,
       fileUrlPrefix: `https://${host}/${owner}/${repo}/blob/${defaultBranch}/`,
     };

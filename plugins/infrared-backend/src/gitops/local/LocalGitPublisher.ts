@@ -24,6 +24,12 @@ import { buildTree, initRepository, isApplied } from './repository';
 export interface LocalGitPublisherOptions {
   /** The bare repository; created with an initial commit when absent. */
   path: string;
+  /**
+   * The URL Argo CD clones this repository from (the Applications' `source.repoURL`), e.g. the
+   * loopback git server's `git://127.0.0.1:<port>/gitops.git`. Default `file://<path>`, which only an
+   * Argo CD on this machine can read.
+   */
+  argocdRepoUrl?: string;
   defaultBranch?: string;
   identity?: GitIdentity;
   logger?: LoggerService;
@@ -72,7 +78,7 @@ export class LocalGitPublisher implements GitopsPublisher {
   async describe(): Promise<GitopsRepoDescription> {
     return {
       type: 'local',
-      repoUrl: `file://${this.path}`,
+      repoUrl: this.options.argocdRepoUrl ?? `file://${this.path}`,
       defaultBranch: this.branch,
     };
   }
