@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { devenvCache, isExe } from './binaries';
 
 /** Argo CD's version devenv builds from Go modules. */
 export const ARGOCD_VERSION = 'v3.6.1';
@@ -10,8 +11,7 @@ export const ARGOCD_GOTOOLCHAIN = 'go1.27.3';
 const ARGOCD_MODULE = 'github.com/argoproj/argo-cd/v3';
 
 export function argocdCacheDir(version = ARGOCD_VERSION): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'infrared-devenv', `argocd-${version}`);
+  return devenvCache(`argocd-${version}`);
 }
 
 /** What `ensureArgoCd` returns: the binary, its component names, and the helper scripts' folder. */
@@ -23,15 +23,6 @@ export interface ArgoCdBinaries {
   applicationController: string;
   builtSeconds?: number;
 }
-
-const isExe = (f: string) => {
-  try {
-    fs.accessSync(f, fs.constants.X_OK);
-    return fs.statSync(f).isFile();
-  } catch {
-    return false;
-  }
-};
 
 function binariesIn(dir: string): ArgoCdBinaries | undefined {
   const names = [

@@ -16,12 +16,19 @@ export interface Binaries {
   builtSeconds?: number;
 }
 
+/** A folder of devenv's build cache, outside git: $XDG_CACHE_HOME or ~/.cache, then infrared-devenv/<name>. */
+export function devenvCache(name: string): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'infrared-devenv', name);
+}
+
 export function cacheDir(version = K8S_VERSION): string {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(base, 'infrared-devenv', version);
 }
 
-const isExe = (f: string) => {
+/** Whether a path is an executable file. */
+export const isExe = (f: string) => {
   try {
     fs.accessSync(f, fs.constants.X_OK);
     return fs.statSync(f).isFile();

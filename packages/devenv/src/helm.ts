@@ -1,24 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { devenvCache, isExe } from './binaries';
 
 /** Helm's version devenv builds (the 3.x line, whose k8s.io/client-go serves Kubernetes 1.37). */
 export const HELM_VERSION = 'v3.22.0';
 
 export function helmCacheDir(version = HELM_VERSION): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'infrared-devenv', `helm-${version}`);
+  return devenvCache(`helm-${version}`);
 }
-
-const isExe = (f: string) => {
-  try {
-    fs.accessSync(f, fs.constants.X_OK);
-    return fs.statSync(f).isFile();
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The `helm` binary: INFRARED_HELM when set, else the cache, else built once from the Go module

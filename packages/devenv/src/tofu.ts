@@ -1,24 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { devenvCache, isExe } from './binaries';
 
 /** OpenTofu's version devenv builds: the 1.10 line, as the Job's default image. */
 export const TOFU_VERSION = 'v1.10.10';
 
 export function tofuCacheDir(version = TOFU_VERSION): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'infrared-devenv', `tofu-${version}`);
+  return devenvCache(`tofu-${version}`);
 }
-
-const isExe = (f: string) => {
-  try {
-    fs.accessSync(f, fs.constants.X_OK);
-    return fs.statSync(f).isFile();
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The `tofu` binary: INFRARED_TOFU when set, else the cache, else built once from the Go module
