@@ -252,6 +252,12 @@ function startComponents(
     o.namespace,
     o.resyncSeconds,
   );
+  // The in-cluster destination (https://kubernetes.default.svc, the registry Applications') is the
+  // cluster of KUBECONFIG, as from a pod: without this Argo CD wants KUBERNETES_SERVICE_HOST.
+  const inCluster = {
+    KUBECONFIG: kubeconfigPath,
+    ARGOCD_FAKE_IN_CLUSTER: 'true',
+  };
   return {
     repo: start(
       'argocd-repo-server',
@@ -263,8 +269,9 @@ function startComponents(
       'argocd-application-controller',
       bins.applicationController,
       args.applicationController,
+      inCluster,
     ),
-    server: start('argocd-server', bins.server, args.server),
+    server: start('argocd-server', bins.server, args.server, inCluster),
   };
 }
 
