@@ -96,7 +96,8 @@ function failure(
   }
   detail ||= response.statusText;
   if (who !== 'Argo CD' && response.status === 404) {
-    detail += ` (is proxy.endpoints['${proxyPath}'] configured on the backend?)`;
+    // the documented endpoint is the clusters API only (GET), under the panel's proxy path
+    detail += ` (is proxy.endpoints['${proxyPath}/v1/clusters'] configured on the backend?)`;
   }
   return new ArgoCdApiError(
     `${who} answered ${response.status}${detail ? `: ${detail}` : ''}`,

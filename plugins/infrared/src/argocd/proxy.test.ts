@@ -183,7 +183,7 @@ describe("Argo CD's API through Backstage's proxy, as the README configures it",
       .listClusters()
       .catch(e => e);
     expect(missing.message).toBe(
-      "The proxy to Argo CD answered 404: Not Found (is proxy.endpoints['/argo/api'] configured on the backend?)",
+      "The proxy to Argo CD answered 404: Not Found (is proxy.endpoints['/argo/api/v1/clusters'] configured on the backend?)",
     );
 
     await stopArgo();
