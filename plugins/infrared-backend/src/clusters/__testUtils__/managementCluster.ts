@@ -8,6 +8,7 @@ import {
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import { applyTofuRbac } from '../../provisioning/__testUtils__/tofuRbac';
 
 const DEPLOY = path.resolve(__dirname, '../../../../../deploy');
 
@@ -63,6 +64,8 @@ export async function prepareManagementCluster(
   ]) {
     await applyFile(admin, path.join(DEPLOY, 'rbac', file));
   }
+  // the backend's grants in the OpenTofu Jobs' namespace, and that namespace (50-tofu.yaml)
+  await applyTofuRbac(management);
   const token = await admin.must(
     'POST',
     '/api/v1/namespaces/infrared/serviceaccounts/infrared-backend/token',
