@@ -1,47 +1,20 @@
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
-import {
-  ensureArgoCd,
-  eventually,
-  KubeClient as AdminClient,
-  startArgoCd,
-  startControlPlane,
-  uniqueName,
-  type ArgoCd,
-  type ControlPlane,
-} from '@internal/devenv';
+import { eventually, uniqueName } from '@internal/devenv';
 import {
   ClusterView,
   findCondition,
 } from '@infrared-clusters/plugin-infrared-common';
-import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/plugin-infrared-node';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { LocalGitPublisher } from '../gitops';
-import { infraredKubeServiceFactory } from '../kube';
+import {
+  ARGOCD_BUILD_MS,
+  MGMT,
+  startArgoCdBackend,
+  type ArgoCdBackend,
+} from '../__testUtils__/argoCdBackend';
 import { tokenKubeconfig } from '../kube/__testUtils__/workload';
-import { infraredPlugin } from '../plugin';
-import { prepareManagementCluster } from './__testUtils__/managementCluster';
-import { SerialScheduler } from './__testUtils__/serialScheduler';
 
-// The first run on a machine builds Argo CD from Go modules (about 14 min cold, once: cached).
-const BUILD_MS = 40 * 60_000;
 jest.setTimeout(6 * 60_000);
 
 const TASK = 'infrared-clusters-reconcile';
-const MGMT = 'infrared-mgmt'; // the default infrared.managementCluster.name
 const RESYNC_SECONDS = 10;
 
 /**
@@ -52,174 +25,40 @@ const RESYNC_SECONDS = 10;
  * by the test for the registered cluster: what Argo CD monitors is what registration wrote.
  */
 describe('a real Argo CD syncs what a registration writes', () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-argocd-reg-'));
-  const gitopsRepo = path.join(tmp, 'gitops.git');
-  const scheduler = new SerialScheduler();
-  let cp: ControlPlane;
-  let argo: ArgoCd;
-  let gitopsUrl: string;
-  let server: any;
+  let w: ArgoCdBackend;
   const figures: Record<string, number> = {};
 
-  const argoGet = async (url: string) => {
-    const res = await fetch(`${argo.url}${url}`, {
-      headers: { Authorization: `Bearer ${argo.token}` },
-      signal: AbortSignal.timeout(10_000),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const argoCluster = async (name: string) => {
-    const res = await argoGet('/api/v1/clusters');
-    expect(res.status).toBe(200);
-    return (res.body.items ?? []).find((c: any) => c.name === name);
-  };
-  /** Every Application in namespace argocd with Argo CD's own status: what a failure shows. */
-  const applicationsSummary = async () => {
-    const res = await AdminClient.fromKubeconfig(
-      cp.cluster('management').kubeconfig,
-    ).request(
-      'GET',
-      '/apis/argoproj.io/v1alpha1/namespaces/argocd/applications',
-    );
-    return JSON.stringify(
-      (res.body?.items ?? []).map((a: any) => ({
-        name: a.metadata.name,
-        sync: a.status?.sync,
-        health: a.status?.health?.status,
-        conditions: a.status?.conditions,
-        operation: a.status?.operationState?.message,
-      })),
-    );
-  };
-  /** The Application as Argo CD's API shows it; fails with Argo CD's own status when the bound passes. */
-  const argoApplicationUntil = async (
-    name: string,
-    ok: (app: any) => boolean,
-    timeoutMs: number,
-  ) => {
-    let last: any;
-    return eventually(
-      async () => {
-        const res = await argoGet(`/api/v1/applications/${name}`);
-        last = res.body;
-        return res.status === 200 && ok(res.body) && res.body;
-      },
-      timeoutMs,
-      1000,
-    ).catch(async e => {
-      throw new Error(
-        `${e.message}: Application ${name}: ${JSON.stringify({
-          error: last?.error ?? last?.message,
-        })}; Argo CD's Applications: ${await applicationsSummary()}`,
-      );
-    });
-  };
-  const send = (
-    method: 'get' | 'post' | 'delete',
-    url: string,
-    body?: object,
-  ) => {
-    const req = request(server)
-      [method](`/api/infrared${url}`)
-      .set('Authorization', mockCredentials.user.header());
-    return body ? req.send(body) : req;
-  };
-
   beforeAll(async () => {
-    const built = ensureArgoCd();
-    if (built.builtSeconds) figures.argocdBuildSeconds = built.builtSeconds;
-    cp = await startControlPlane({
-      clusters: ['management', 'workload-a'],
-      ownerPid: process.pid,
-    });
-    const backendKubeconfig = await prepareManagementCluster(
-      cp.cluster('management'),
-    );
-    // The repository exists before Argo CD's root Application reads it (an empty initial commit).
-    await new LocalGitPublisher({ path: gitopsRepo }).listPullRequests();
-    argo = await startArgoCd(cp, {
-      gitRepo: gitopsRepo,
-      ownerPid: process.pid,
-      resyncSeconds: RESYNC_SECONDS,
-    });
-    gitopsUrl = argo.gitUrl!;
-    if (!/^git:\/\/127\.0\.0\.1:\d+\/gitops\.git$/.test(gitopsUrl)) {
-      throw new Error(`not a loopback git URL: ${gitopsUrl}`);
-    }
-
-    const client = new KubeClient(kubeConfigFromText(backendKubeconfig), {
-      counter: new RequestCounter(),
-    });
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              gitops: {
-                type: 'local',
-                path: gitopsRepo,
-                argocdRepoUrl: gitopsUrl,
-              },
-            },
-          },
-        }),
-      ],
-    }));
-    await scheduler.triggerTask(TASK);
-
-    // The bootstrap of the gitops template: the root Application over the management cluster's components.
-    await AdminClient.fromKubeconfig(cp.cluster('management').kubeconfig).must(
-      'POST',
-      '/apis/argoproj.io/v1alpha1/namespaces/argocd/applications',
-      {
-        apiVersion: 'argoproj.io/v1alpha1',
-        kind: 'Application',
-        metadata: { name: `registry-${MGMT}`, namespace: 'argocd' },
-        spec: {
-          project: 'default',
-          source: {
-            repoURL: gitopsUrl,
-            targetRevision: 'main',
-            path: `registry/clusters/${MGMT}/components`,
-            directory: { recurse: false },
-          },
-          destination: {
-            server: 'https://kubernetes.default.svc',
-            namespace: 'argocd',
-          },
-          syncPolicy: { automated: { prune: true, selfHeal: true } },
-        },
-      },
-    );
-  }, BUILD_MS);
+    w = await startArgoCdBackend({ resyncSeconds: RESYNC_SECONDS });
+    if (w.builtSeconds) figures.argocdBuildSeconds = w.builtSeconds;
+    await w.scheduler.triggerTask(TASK);
+    await w.createRootApplication();
+  }, ARGOCD_BUILD_MS);
 
   afterAll(async () => {
-    scheduler.stop();
-    await argo?.stop();
-    await cp?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await w?.stop();
     // eslint-disable-next-line no-console
     console.log(`argocd registration figures: ${JSON.stringify(figures)}`);
   });
 
   it('registered through the API: its app-of-apps syncs from the git URL, the cluster turns Successful with no test-made Application, and a removal deletes nothing on it', async () => {
-    const workload = cp.cluster('workload-a');
+    const { send, scheduler, argoCluster, argoApplicationUntil } = w;
+    const gitopsUrl = w.gitopsUrl;
+    const workload = w.cp.cluster('workload-a');
     const name = uniqueName('argo-reg');
     const kubeconfig = await tokenKubeconfig(
       workload,
       uniqueName('argocd'),
       'cluster-admin',
     );
+    // The build devenv made from Go modules, authentication on: no token, no clusters.
+    expect((await w.argoGet('/api/version')).body.Version).toBe('v3.6.1');
+    const anonymous = await fetch(`${w.argo.url}/api/v1/clusters`, {
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(anonymous.status).toBe(401);
+    await anonymous.arrayBuffer();
+
     const postedAt = Date.now();
     expect(
       (await send('post', '/v1/clusters', { name, kubeconfig })).status,
@@ -240,7 +79,7 @@ describe('a real Argo CD syncs what a registration writes', () => {
     // The app-of-apps in the repository names the URL Argo CD clones, not a path of this machine.
     const file = execFileSync(
       'git',
-      ['--git-dir', gitopsRepo, 'show', `main:${view.gitopsPath}`],
+      ['--git-dir', w.gitopsRepo, 'show', `main:${view.gitopsPath}`],
       { encoding: 'utf8' },
     );
     expect(file).toContain(`repoURL: ${gitopsUrl}`);
@@ -289,7 +128,7 @@ describe('a real Argo CD syncs what a registration writes', () => {
     figures.postToSuccessfulSeconds = (Date.now() - postedAt) / 1000;
     expect(connected.server).toBe(workload.server);
     expect(connected.info.serverVersion).toMatch(/^v?1\.\d+/);
-    const workloadAdmin = AdminClient.fromKubeconfig(workload.kubeconfig);
+    const workloadAdmin = w.admin('workload-a');
     const cmPath =
       '/api/v1/namespaces/infrared-system/configmaps/infrared-cluster';
     expect((await workloadAdmin.must('GET', cmPath)).body.data).toEqual({
