@@ -4,6 +4,12 @@
  * Argo CD server and the gitops path, remove it and see it gone.
  */
 const fs = require('node:fs');
+const {
+  kubeconfigServer,
+  openRegisterForm,
+  openClusters,
+  row,
+} = require('./portal');
 
 const EXEC_KUBECONFIG = `apiVersion: v1
 kind: Config
@@ -24,24 +30,6 @@ contexts:
   context: {cluster: eks, user: eks-user}
 current-context: eks
 `;
-
-const row = (page, name) => page.getByTestId(`cluster-row-${name}`);
-
-/** The portal's guest sign-in page, when it shows one. */
-async function signInIfAsked(page) {
-  const enter = page.getByRole('button', { name: 'Enter' });
-  const clusters = page.getByRole('link', { name: 'Clusters' }).first();
-  await Promise.race([enter.waitFor(), clusters.waitFor()]);
-  if (await enter.isVisible()) await enter.click();
-  await clusters.waitFor();
-}
-
-async function openClusters(t) {
-  await t.page.goto(`${t.baseUrl}/`);
-  await signInIfAsked(t.page);
-  await t.page.getByRole('link', { name: 'Clusters' }).first().click();
-  await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
-}
 
 /**
  * The types in the table, reloading while the management cluster is not yet among them: the
@@ -64,17 +52,6 @@ async function typesOnceManagementListed(t) {
   return types;
 }
 
-async function openRegisterForm(page) {
-  await page
-    .getByRole('button', { name: 'Register a workload cluster' })
-    .click();
-  const dialog = page.getByRole('dialog', {
-    name: 'Register a workload cluster',
-  });
-  await dialog.waitFor();
-  return dialog;
-}
-
 /** Removes a cluster through its panel; returns the confirmation dialog's text. */
 async function removeThroughPanel(page, name) {
   await page.getByRole('button', { name: `Open cluster ${name}` }).click();
@@ -83,12 +60,6 @@ async function removeThroughPanel(page, name) {
   const confirm = page.getByRole('dialog', { name: `Remove cluster ${name}?` });
   await confirm.waitFor();
   return { panel, confirm, text: await confirm.innerText() };
-}
-
-/** The server line of the kubeconfig's (only or first) cluster. */
-function kubeconfigServer(text) {
-  const m = text.match(/^\s*server:\s*(\S+)\s*$/m);
-  return m ? m[1].replace(/\/+$/, '') : undefined;
 }
 
 module.exports = {

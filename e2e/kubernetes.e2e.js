@@ -7,39 +7,16 @@
  * deleted and the cluster removed at the end.
  */
 const fs = require('node:fs');
+const {
+  ensureRegistered,
+  navigateInApp,
+  openClusters,
+  removeIfThere,
+} = require('./portal');
 
 const ENTITY = process.env.E2E_K8S_ENTITY || 'edge-hello';
 const NAMESPACE = 'default';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-const row = (page, name) => page.getByTestId(`cluster-row-${name}`);
-
-/** The portal's guest sign-in page, when it shows one (its session request may fail once when busy). */
-async function signInIfAsked(page) {
-  const enter = page.getByRole('button', { name: 'Enter' });
-  const home = page.getByRole('link', { name: 'Clusters' }).first();
-  for (let attempt = 1; ; attempt++) {
-    await Promise.race([enter.waitFor(), home.waitFor()]);
-    if (!(await enter.isVisible())) break;
-    await enter.click();
-    try {
-      await home.waitFor({ timeout: 10_000 });
-      break;
-    } catch (e) {
-      if (attempt >= 3) throw e;
-    }
-  }
-}
-
-async function openClusters(t) {
-  if (!(await t.page.getByRole('link', { name: 'Clusters' }).count())) {
-    await t.page.goto(`${t.baseUrl}/`);
-    await signInIfAsked(t.page);
-  }
-  await t.page.getByRole('link', { name: 'Clusters' }).first().click();
-  await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
-  await t.page.getByLabel('Filter clusters').fill(t.clusterName);
-}
 
 /** The AppsV1 API of edge-demo through the e2e's kubeconfig; refuses anything but a loopback server. */
 async function appsApi(t) {
@@ -82,35 +59,7 @@ module.exports = {
     {
       name: 'has the demo cluster registered (registers it when it is not there)',
       async run(t) {
-        await openClusters(t);
-        if (!(await row(t.page, t.clusterName).count())) {
-          t.expect(
-            fs.existsSync(t.kubeconfigPath),
-            `no kubeconfig at ${t.kubeconfigPath}: is the local control plane up?`,
-          );
-          await t.page
-            .getByRole('button', { name: 'Register a workload cluster' })
-            .click();
-          const dialog = t.page.getByRole('dialog', {
-            name: 'Register a workload cluster',
-          });
-          await dialog
-            .getByRole('textbox', { name: 'Name' })
-            .fill(t.clusterName);
-          await dialog
-            .getByRole('textbox', { name: 'Kubeconfig' })
-            .fill(fs.readFileSync(t.kubeconfigPath, 'utf8'));
-          await dialog.getByTestId('kubeconfig-summary').waitFor();
-          await dialog.getByRole('button', { name: 'Register' }).click();
-          await dialog
-            .getByText(/^Registered\. Argo CD server/)
-            .waitFor({ timeout: t.registrationTimeoutMs });
-          await dialog.getByRole('button', { name: 'Close' }).click();
-          await dialog.waitFor({ state: 'detached' });
-        }
-        await row(t.page, t.clusterName)
-          .getByLabel(/^Registered: True/)
-          .waitFor({ timeout: t.registrationTimeoutMs });
+        await ensureRegistered(t);
       },
     },
     {
@@ -138,11 +87,10 @@ module.exports = {
     {
       name: `the ${ENTITY} entity's Kubernetes tab shows the Deployment on the demo cluster`,
       async run(t) {
-        // Within the signed-in app (as a link does), not a reload that signs in again.
-        await t.page.evaluate(to => {
-          window.history.pushState({}, '', to);
-          window.dispatchEvent(new PopStateEvent('popstate'));
-        }, `/catalog/default/component/${ENTITY}/kubernetes`);
+        await navigateInApp(
+          t.page,
+          `/catalog/default/component/${ENTITY}/kubernetes`,
+        );
         // the tab asks again every 10 s: the Deployment shows within a few of its rounds
         const cluster = t.page
           .getByText(t.clusterName, { exact: true })
@@ -179,22 +127,8 @@ module.exports = {
         } catch (e) {
           if (!notFound(e)) throw e;
         }
-        await openClusters(t);
-        await t.page
-          .getByRole('button', { name: `Open cluster ${t.clusterName}` })
-          .click();
-        const panel = t.page.getByRole('region', {
-          name: `Cluster ${t.clusterName}`,
-        });
-        await panel.getByRole('button', { name: 'Remove' }).click();
-        const confirm = t.page.getByRole('dialog', {
-          name: `Remove cluster ${t.clusterName}?`,
-        });
-        await confirm.getByRole('button', { name: 'Remove cluster' }).click();
-        await row(t.page, t.clusterName).waitFor({
-          state: 'detached',
-          timeout: 30_000,
-        });
+        await openClusters(t, t.clusterName);
+        await removeIfThere(t.page, t.clusterName);
       },
     },
   ],

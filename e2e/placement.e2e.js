@@ -6,59 +6,22 @@
  * unticking gives Fails with a reason that names the allowlist. edge-demo is registered first when
  * it is not there, and removed again at the end.
  */
-const fs = require('node:fs');
+const {
+  ensureRegistered,
+  navigateInApp,
+  openClusters,
+  openPanel,
+  removeIfThere,
+} = require('./portal');
 
 const ORG = process.env.E2E_ORG || 'acme';
 const ENTITY = process.env.E2E_ENTITY || 'checkout';
 const ZONE = process.env.E2E_ZONE || 'checkout-prod';
 
-const row = (page, name) => page.getByTestId(`cluster-row-${name}`);
-
-/**
- * The portal's guest sign-in page, when it shows one. Its guest session request fails now and then
- * on a busy machine ("You cannot sign in as a guest ..."); the page stays, and Enter is clicked again.
- */
-async function signInIfAsked(page) {
-  const enter = page.getByRole('button', { name: 'Enter' });
-  const home = page.getByRole('link', { name: 'Clusters' }).first();
-  for (let attempt = 1; ; attempt++) {
-    await Promise.race([enter.waitFor(), home.waitFor()]);
-    if (!(await enter.isVisible())) break;
-    await enter.click();
-    try {
-      await home.waitFor({ timeout: 10_000 });
-      break;
-    } catch (e) {
-      if (attempt >= 3) throw e;
-    }
-  }
-  await home.waitFor();
-}
-
-async function openClusters(t) {
-  if (!(await t.page.getByRole('link', { name: 'Clusters' }).count())) {
-    await t.page.goto(`${t.baseUrl}/`);
-    await signInIfAsked(t.page);
-  }
-  await t.page.getByRole('link', { name: 'Clusters' }).first().click();
-  await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
-  await t.page.getByLabel('Filter clusters').fill(t.clusterName);
-}
-
-async function openPanel(t) {
-  await t.page
-    .getByRole('button', { name: `Open cluster ${t.clusterName}` })
-    .click();
-  const panel = t.page.getByRole('region', {
-    name: `Cluster ${t.clusterName}`,
-  });
-  await panel.waitFor();
-  return panel;
-}
-
 /** Ticks or unticks the org on the cluster's panel and waits for the answer. */
 async function setOrgAllowed(t, allowed) {
-  const panel = await openPanel(t);
+  await openClusters(t, t.clusterName);
+  const panel = await openPanel(t.page, t.clusterName);
   const box = panel.getByRole('checkbox', { name: `Allow ${ORG}` });
   await box.waitFor();
   if ((await box.isChecked()) !== allowed) {
@@ -77,11 +40,7 @@ async function setOrgAllowed(t, allowed) {
 
 /** The card's row of the zone on the entity page. */
 async function zoneRow(t) {
-  // Within the signed-in app (as a link does), not a reload that signs in again.
-  await t.page.evaluate(to => {
-    window.history.pushState({}, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, `/catalog/default/component/${ENTITY}`);
+  await navigateInApp(t.page, `/catalog/default/component/${ENTITY}`);
   const r = t.page.getByTestId(`zone-row-${ZONE}`);
   await r.waitFor({ timeout: 30_000 });
   return r;
@@ -93,35 +52,7 @@ module.exports = {
     {
       name: 'has the demo cluster registered (registers it when it is not there)',
       async run(t) {
-        await openClusters(t);
-        if (!(await row(t.page, t.clusterName).count())) {
-          t.expect(
-            fs.existsSync(t.kubeconfigPath),
-            `no kubeconfig at ${t.kubeconfigPath}: is the local control plane up?`,
-          );
-          await t.page
-            .getByRole('button', { name: 'Register a workload cluster' })
-            .click();
-          const dialog = t.page.getByRole('dialog', {
-            name: 'Register a workload cluster',
-          });
-          await dialog
-            .getByRole('textbox', { name: 'Name' })
-            .fill(t.clusterName);
-          await dialog
-            .getByRole('textbox', { name: 'Kubeconfig' })
-            .fill(fs.readFileSync(t.kubeconfigPath, 'utf8'));
-          await dialog.getByTestId('kubeconfig-summary').waitFor();
-          await dialog.getByRole('button', { name: 'Register' }).click();
-          await dialog
-            .getByText(/^Registered\. Argo CD server/)
-            .waitFor({ timeout: t.registrationTimeoutMs });
-          await dialog.getByRole('button', { name: 'Close' }).click();
-          await dialog.waitFor({ state: 'detached' });
-        }
-        await row(t.page, t.clusterName)
-          .getByLabel(/^Registered: True/)
-          .waitFor({ timeout: t.registrationTimeoutMs });
+        await ensureRegistered(t);
         await t.screenshot('registered');
       },
     },
@@ -184,7 +115,6 @@ module.exports = {
     {
       name: 'unticking gives Fails with a reason that names the allowlist',
       async run(t) {
-        await openClusters(t);
         await setOrgAllowed(t, false);
         await t.screenshot('org-unticked');
         const r = await zoneRow(t);
@@ -207,17 +137,8 @@ module.exports = {
     {
       name: 'removes the demo cluster again',
       async run(t) {
-        await openClusters(t);
-        const panel = await openPanel(t);
-        await panel.getByRole('button', { name: 'Remove' }).click();
-        const confirm = t.page.getByRole('dialog', {
-          name: `Remove cluster ${t.clusterName}?`,
-        });
-        await confirm.getByRole('button', { name: 'Remove cluster' }).click();
-        await row(t.page, t.clusterName).waitFor({
-          state: 'detached',
-          timeout: 30_000,
-        });
+        await openClusters(t, t.clusterName);
+        await removeIfThere(t.page, t.clusterName);
       },
     },
   ],

@@ -6,25 +6,7 @@
  */
 const NAME = 'e2e-built';
 const TIMEOUT = 180_000;
-
-async function signInIfAsked(page) {
-  const enter = page.getByRole('button', { name: 'Enter' });
-  const clusters = page.getByRole('link', { name: 'Clusters' }).first();
-  await Promise.race([enter.waitFor(), clusters.waitFor()]);
-  if (await enter.isVisible()) await enter.click();
-  await clusters.waitFor();
-}
-
-const row = (page, name) => page.getByTestId(`cluster-row-${name}`);
-
-async function openPanel(page, name) {
-  const panel = page.getByRole('region', { name: `Cluster ${name}` });
-  if (!(await panel.isVisible())) {
-    await page.getByRole('button', { name: `Open cluster ${name}` }).click();
-  }
-  await panel.waitFor();
-  return panel;
-}
+const { openPanel, removeIfThere, row, signInIfAsked } = require('./portal');
 
 /** Reopens the panel until its Build section says `text` (the page refreshes the cluster list). */
 async function waitInPanel(page, name, text) {
@@ -40,15 +22,6 @@ async function waitInPanel(page, name, text) {
     await page.getByRole('button', { name: 'Close the cluster panel' }).click();
     await page.waitForTimeout(2000);
   }
-}
-
-async function removeIfThere(page, name) {
-  if (!(await row(page, name).count())) return;
-  const panel = await openPanel(page, name);
-  await panel.getByRole('button', { name: 'Remove' }).click();
-  const confirm = page.getByRole('dialog', { name: `Remove cluster ${name}?` });
-  await confirm.getByRole('button', { name: 'Remove cluster' }).click();
-  await row(page, name).waitFor({ state: 'detached', timeout: 30_000 });
 }
 
 module.exports = {

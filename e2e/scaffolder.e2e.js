@@ -5,38 +5,14 @@
  * files start clean. Prints the time from Create to the task's Registered output (no assertion on it).
  */
 const fs = require('node:fs');
+const {
+  kubeconfigServer,
+  openClusters,
+  removeIfThere,
+  row,
+} = require('./portal');
 
 const TEMPLATE_TITLE = 'New Kubernetes cluster';
-
-const row = (page, name) => page.getByTestId(`cluster-row-${name}`);
-
-async function signInIfAsked(page) {
-  const enter = page.getByRole('button', { name: 'Enter' });
-  const clusters = page.getByRole('link', { name: 'Clusters' }).first();
-  await Promise.race([enter.waitFor(), clusters.waitFor()]);
-  if (await enter.isVisible()) await enter.click();
-  await clusters.waitFor();
-}
-
-async function openClusters(t) {
-  await t.page.getByRole('link', { name: 'Clusters' }).first().click();
-  await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
-}
-
-/** Removes a cluster through its panel and waits until its row is gone. */
-async function removeThroughPanel(page, name) {
-  await page.getByRole('button', { name: `Open cluster ${name}` }).click();
-  const panel = page.getByRole('region', { name: `Cluster ${name}` });
-  await panel.getByRole('button', { name: 'Remove' }).click();
-  const confirm = page.getByRole('dialog', { name: `Remove cluster ${name}?` });
-  await confirm.getByRole('button', { name: 'Remove cluster' }).click();
-  await row(page, name).waitFor({ state: 'detached', timeout: 30_000 });
-}
-
-function kubeconfigServer(text) {
-  const m = text.match(/^\s*server:\s*(\S+)\s*$/m);
-  return m ? m[1].replace(/\/+$/, '') : undefined;
-}
 
 /** The kubeconfig's credential (token or key data): it must show nowhere on the page. */
 function kubeconfigCredential(text) {
@@ -53,14 +29,10 @@ module.exports = {
     {
       name: 'opens Create from the nav and finds the New Kubernetes cluster template',
       async run(t) {
-        await t.page.goto(`${t.baseUrl}/`);
-        await signInIfAsked(t.page);
         // Left over from an interrupted run: remove it so the template can register it.
         await openClusters(t);
         await t.page.waitForTimeout(1000);
-        if (await row(t.page, t.clusterName).count()) {
-          await removeThroughPanel(t.page, t.clusterName);
-        }
+        await removeIfThere(t.page, t.clusterName);
         await t.page
           .getByRole('link', { name: /^Create/ })
           .first()
@@ -167,7 +139,7 @@ module.exports = {
         await r.getByLabel(/^Connected: True/).waitFor({ timeout: 30_000 });
         await r.getByLabel(/^Registered: True/).waitFor({ timeout: 30_000 });
         await t.screenshot('clusters-registered');
-        await removeThroughPanel(t.page, t.clusterName);
+        await removeIfThere(t.page, t.clusterName);
         await t.page.reload();
         await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
         await t.page.waitForTimeout(500);
