@@ -66,7 +66,7 @@ class Discovery {
  * naming the object and the API server's message.
  */
 export async function serverSideApply(
-  cluster: ClusterInfo,
+  cluster: Pick<ClusterInfo, 'kubeconfig'>,
   objects: KubeObject[],
   opts: { dryRun?: boolean } = {},
 ): Promise<AppliedObject[]> {

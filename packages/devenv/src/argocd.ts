@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { tail, startWatchdog, waitFor } from './apiserver';
+import { startWatchdog, waitFor } from './apiserver';
 import { ArgoCdBinaries, argocdModuleDir, ensureArgoCd } from './argocdBinary';
 import { ArgoCdPorts, componentArgs, repoServerEnv } from './argocdArgs';
 import { ArgoCdManifestOptions, installArgoCdManifests } from './argocdConfig';
 import type { ControlPlane } from './controlPlane';
 import { ProcRecord, freePort, startProcess, stopProcesses } from './processes';
 import { findRedisServer } from './redis';
+import { mintTokensWithin } from './argocdTokens';
 
 /** What `startArgoCd` starts: Argo CD's API on loopback, its API token, and a stop(). */
 export interface ArgoCd {
@@ -17,13 +18,17 @@ export interface ArgoCd {
   /** The API token of the local account `account` (role:readonly), for `Authorization: Bearer`. */
   token: string;
   account: string;
+  /** The API token of `panelAccount`, which may only `get` clusters (the portal's proxy sends it). */
+  panelToken: string;
+  panelAccount: string;
   namespace: string;
   /** `git://127.0.0.1:<port>/<name>` of `gitRepo`, served by `git daemon`, when one was given. */
   gitUrl?: string;
-  /** Temporary folder of redis, the repo-server's checkouts and the logs (removed by stop()). */
+  /** Folder of redis, the repo-server's checkouts and the logs (removed by stop() when temporary). */
   dir: string;
+  /** Named `argocd-*` (ARGOCD_PROCESS_PREFIX): redis, repo-server, application-controller, server, git daemon. */
   processes: ProcRecord[];
-  /** Stops every process started here and removes `dir`; the objects in the cluster stay. */
+  /** Stops every process started here and removes a temporary `dir`; the objects in the cluster stay. */
   stop(): Promise<void>;
 }
 
@@ -38,22 +43,44 @@ export interface ArgoCdOptions extends Partial<ArgoCdManifestOptions> {
   readyTimeoutMs?: number;
   /** Stop everything when this process exits, even without stop() (a watchdog). */
   ownerPid?: number;
+  /** A folder to keep (logs, redis, the repo-server's data). Default: a temp dir that stop() removes. */
+  dir?: string;
+  /**
+   * Preferred ports on 127.0.0.1: argocd-server on basePort, the git daemon on basePort + 1, redis,
+   * repo-server and the metrics ports after them; a busy one is replaced by a free one. Default: all free.
+   */
+  basePort?: number;
+  /** API tokens minted before, by account: kept when Argo CD still accepts them, else minted anew. */
+  tokens?: Record<string, string | undefined>;
   binaries?: ArgoCdBinaries;
   log?: (m: string) => void;
 }
 
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+/** Every process startArgoCd starts is named with this prefix (devenv's state tells them apart by it). */
+export const ARGOCD_PROCESS_PREFIX = 'argocd-';
 
-/** Six distinct free ports on 127.0.0.1. */
-async function allPorts(): Promise<ArgoCdPorts> {
+/** Seven distinct free ports on 127.0.0.1, basePort + i when given and free. */
+async function allPorts(
+  basePort?: number,
+): Promise<ArgoCdPorts & { gitPort: number }> {
   const out: number[] = [];
-  while (out.length < 6) {
-    const p = await freePort();
+  while (out.length < 7) {
+    const preferred = basePort ? basePort + out.length : undefined;
+    let p = await freePort(preferred);
+    if (out.includes(p)) p = await freePort();
     if (!out.includes(p)) out.push(p);
   }
-  const [redisPort, repoPort, repoMetrics, apiPort, apiMetrics, ctlMetrics] =
-    out;
-  return { redisPort, repoPort, repoMetrics, apiPort, apiMetrics, ctlMetrics };
+  const [apiPort, gitPort, redisPort, repoPort, repoMetrics] = out;
+  const [apiMetrics, ctlMetrics] = out.slice(5);
+  return {
+    apiPort,
+    gitPort,
+    redisPort,
+    repoPort,
+    repoMetrics,
+    apiMetrics,
+    ctlMetrics,
+  };
 }
 
 const httpOk = async (url: string) => {
@@ -76,50 +103,6 @@ const redisPong = (port: number) =>
     s.on('connect', () => s.write('PING\r\n'));
   });
 
-/** POST of JSON to argocd-server; a non-2xx answer throws with its message (never the body sent). */
-async function post(url: string, body: unknown, bearer?: string) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
-    },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const answer: any = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    throw new Error(
-      `devenv: POST ${new URL(url).pathname} -> ${res.status}: ${
-        answer.message ?? ''
-      }`,
-    );
-  }
-  return answer;
-}
-
-/**
- * The local account's API token, minted the way an Argo CD admin does it: a session with the
- * initial admin password argocd-server wrote into `argocd-initial-admin-secret`, then
- * `POST /api/v1/account/<account>/token`.
- */
-async function mintToken(
-  url: string,
-  adminPassword: () => Promise<string>,
-  account: string,
-): Promise<string> {
-  const session = await post(`${url}/api/v1/session`, {
-    username: 'admin',
-    password: await adminPassword(),
-  });
-  const minted = await post(
-    `${url}/api/v1/account/${account}/token`,
-    { name: account, id: `devenv-${Date.now().toString(36)}` },
-    session.token,
-  );
-  return minted.token;
-}
-
 /**
  * Starts a real Argo CD beside a devenv control plane, as local processes against one of its
  * clusters (default management, namespace `argocd`): Debian's redis-server, argocd-repo-server,
@@ -136,6 +119,7 @@ export async function startArgoCd(
   const cluster = cp.cluster(opts.cluster ?? 'management');
   const namespace = opts.namespace ?? 'argocd';
   const account = opts.account ?? 'infrared';
+  const panelAccount = opts.panelAccount ?? 'backstage';
   const bins = opts.binaries ?? ensureArgoCd({ log });
   const redis = findRedisServer(log);
   const readyMs = opts.readyTimeoutMs ?? 120_000;
@@ -144,19 +128,24 @@ export async function startArgoCd(
     cluster,
     admin,
     argocdModuleDir(),
-    { namespace, account },
+    { namespace, account, panelAccount },
   );
   log(`Argo CD ${config.applied} objects applied in ${namespace}`);
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-argocd-'));
+  const temporary = !opts.dir;
+  const dir = opts.dir
+    ? path.resolve(opts.dir)
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-argocd-'));
   const procs: ProcRecord[] = [];
   const stop = async () => {
     await stopProcesses(procs);
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (temporary) fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
     const start = launcher(dir, procs);
-    const p = await allPorts();
+    // a kept dir may hold the last repo-server's askpass socket, which would keep it from listening
+    fs.rmSync(path.join(dir, 'ask-pass.sock'), { force: true });
+    const p = await allPorts(opts.basePort);
     await startRedis(start, redis, p.redisPort, dir);
     const procsOf = startComponents(start, bins, cluster.kubeconfigPath, dir, {
       ports: p,
@@ -164,25 +153,32 @@ export async function startArgoCd(
       resyncSeconds: opts.resyncSeconds ?? 30,
     });
     const gitUrl = opts.gitRepo
-      ? await startGitDaemon(opts.gitRepo, start)
+      ? await startGitDaemon(opts.gitRepo, start, p.gitPort)
       : undefined;
     if (opts.ownerPid)
-      procs.unshift(startWatchdog(opts.ownerPid, [...procs], dir));
+      procs.unshift(
+        startWatchdog(opts.ownerPid, [...procs], temporary ? dir : undefined),
+      );
 
     const url = `http://127.0.0.1:${p.apiPort}`;
     await waitComponents(procsOf, url, p, readyMs);
-    const token = await mintTokenWithin(
+    const tokens = await mintTokensWithin(
       url,
       config.adminPassword,
-      account,
+      [account, panelAccount],
+      opts.tokens ?? {},
       procsOf.server,
       readyMs,
     );
-    log(`Argo CD up: ${url} (namespace ${namespace}, account ${account})`);
+    log(
+      `Argo CD up: ${url} (namespace ${namespace}, accounts ${account}, ${panelAccount})`,
+    );
     return {
       url,
-      token,
+      token: tokens[account],
       account,
+      panelToken: tokens[panelAccount],
+      panelAccount,
       namespace,
       gitUrl,
       dir,
@@ -204,8 +200,8 @@ type Start = (
 
 /** Starts detached processes with their logs in `<dir>/logs` and TMPDIR `<dir>/tmp`, recorded in `procs`. */
 function launcher(dir: string, procs: ProcRecord[]): Start {
-  fs.mkdirSync(path.join(dir, 'logs'));
-  fs.mkdirSync(path.join(dir, 'tmp'));
+  fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'tmp'), { recursive: true });
   return (name, exe, args, env = {}) => {
     const proc = startProcess(
       name,
@@ -229,7 +225,7 @@ async function startRedis(
   port: number,
   dir: string,
 ): Promise<void> {
-  const proc = start('redis', redis, [
+  const proc = start('argocd-redis', redis, [
     ...['--bind', '127.0.0.1', '--port', String(port)],
     ...['--save', '', '--appendonly', 'no', '--dir', dir],
     // keep argv as started: devenv recognises its processes by it (isRunning)
@@ -293,36 +289,15 @@ async function waitComponents(
   ]);
 }
 
-/** Token minting, retried while argocd-server has not yet written the initial admin password. */
-async function mintTokenWithin(
-  url: string,
-  adminPassword: () => Promise<string>,
-  account: string,
-  server: ProcRecord,
-  timeoutMs: number,
-): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await mintToken(url, adminPassword, account);
-    } catch (e) {
-      if (Date.now() > deadline || attempt >= 60) {
-        throw new Error(
-          `devenv: no API token for Argo CD account ${account} after ${attempt} attempts: ${
-            (e as Error).message
-          }\n${tail(server.log)}`,
-        );
-      }
-      await sleep(1000);
-    }
-  }
-}
-
 /** `git daemon` serving the bare repository's folder read-only on 127.0.0.1; resolves to its URL. */
-async function startGitDaemon(gitRepo: string, start: Start): Promise<string> {
+async function startGitDaemon(
+  gitRepo: string,
+  start: Start,
+  port: number,
+): Promise<string> {
   const repo = path.resolve(gitRepo);
-  const port = await freePort();
-  const proc = start('git-daemon', 'git', [
+  fs.mkdirSync(path.dirname(repo), { recursive: true });
+  const proc = start('argocd-git-daemon', 'git', [
     'daemon',
     '--export-all',
     '--reuseaddr',

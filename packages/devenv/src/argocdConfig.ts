@@ -13,6 +13,27 @@ export interface ArgoCdManifestOptions {
    * role:readonly (argocd-rbac-cm `policy.csv`): the identity of the API token. Default infrared.
    */
   account: string;
+  /**
+   * A second local account with `apiKey`, allowed only `clusters, get` (role `clusters-reader`): what
+   * the cluster panel's row "Argo CD sees this cluster" reads through the portal's proxy. Default
+   * backstage.
+   */
+  panelAccount: string;
+}
+
+/** The panel account's role: Argo CD's clusters API, read only (GET /api/v1/clusters), nothing else. */
+export const PANEL_ROLE = 'role:clusters-reader';
+
+/** argocd-rbac-cm's `policy.csv`: `account` read-only, `panelAccount` only `clusters, get`. */
+export function rbacPolicy(
+  opts: Pick<ArgoCdManifestOptions, 'account' | 'panelAccount'>,
+): string {
+  return [
+    `p, ${PANEL_ROLE}, clusters, get, *, allow`,
+    `g, ${opts.panelAccount}, ${PANEL_ROLE}`,
+    `g, ${opts.account}, role:readonly`,
+    '',
+  ].join('\n');
 }
 
 /** The files a kustomization.yaml lists under `resources:`, read from its folder. */
@@ -30,7 +51,7 @@ const read = (files: string[]) =>
  * Argo CD's objects from the module's own `manifests/`: the CRDs of `manifests/crds` and the config
  * of `manifests/base/config` (argocd-cm, argocd-rbac-cm, argocd-secret and the other ConfigMaps its
  * kustomization lists), placed in `namespace`. devenv adds only two settings to them: the local
- * account in argocd-cm and its role in argocd-rbac-cm.
+ * accounts in argocd-cm and their roles in argocd-rbac-cm (rbacPolicy).
  */
 export function argocdManifests(
   moduleDir: string,
@@ -46,12 +67,16 @@ export function argocdManifests(
       metadata: { ...obj.metadata, namespace: opts.namespace },
     };
     if (obj.metadata.name === 'argocd-cm') {
-      out.data = { ...obj.data, [`accounts.${opts.account}`]: 'apiKey' };
+      out.data = {
+        ...obj.data,
+        [`accounts.${opts.account}`]: 'apiKey',
+        [`accounts.${opts.panelAccount}`]: 'apiKey',
+      };
     }
     if (obj.metadata.name === 'argocd-rbac-cm') {
       out.data = {
         ...obj.data,
-        'policy.csv': `g, ${opts.account}, role:readonly\n`,
+        'policy.csv': rbacPolicy(opts),
       };
     }
     return out;

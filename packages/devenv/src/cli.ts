@@ -19,6 +19,7 @@ import { isRunning, rssBytes, startProcess } from './processes';
 import { ensureTofu, tofuCacheDir } from './tofu';
 import { ensureHelm } from './helm';
 import { ensureArgoCd } from './argocdBinary';
+import { ARGOCD_ENV, downDemoArgoCd, upDemoArgoCd } from './argocdDemo';
 import {
   DEPLOY_VALUES,
   deployManifests,
@@ -41,7 +42,8 @@ const USAGE = `usage: devenv <up|down|status|build|tofu|helm|argocd|chart|node-a
               plane (--name, default devenv-node; --selector <labels> of the Pods it takes; --data-dir)
 
 Without --state: the demo environment (clusters management and edge-demo, and on management the
-k3k-style child cluster sandbox for the registrar) under <repo>/.data/devenv/.
+k3k-style child cluster sandbox for the registrar) under <repo>/.data/devenv/, with Argo CD on
+management serving .data/gitops.git (built on first use; INFRARED_ARGOCD=off: no Argo CD).
 With --state <file>: an ephemeral test control plane (management, workload-a) recorded in <file>.`;
 
 function parseArgs(argv: string[]) {
@@ -228,15 +230,18 @@ async function nodeAgent(statePath: string, flags: Record<string, string>) {
   await agent.stop();
 }
 
-/** The demo's namespaces, Nodes, kubeconfig files and child cluster (demo.ts), reusing what is there. */
+/**
+ * The demo's namespaces, Nodes, kubeconfig files and child cluster (demo.ts), Argo CD (argocdDemo.ts)
+ * and the placement demo, reusing what is there.
+ */
 async function demoSetup(cp: ControlPlane, dataDir: string) {
-  await setUpDemo(cp, {
-    dataDir,
-    repoRoot: findRepoRoot(),
-    log: m => say(`devenv: ${m}`),
-  });
+  const repoRoot = findRepoRoot();
+  await setUpDemo(cp, { dataDir, repoRoot, log: m => say(`devenv: ${m}`) });
+  const argo = await demoArgoCd(cp, dataDir, repoRoot);
   const placement = await setUpPlacementDemo(cp.clusters[0], {
-    repoRoot: findRepoRoot(),
+    repoRoot,
+    argoCdRuns: !!argo,
+    repoUrl: argo?.gitUrl,
   });
   say(
     `devenv: placement demo: Organization ${placement.org}, Product ${
@@ -247,6 +252,31 @@ async function demoSetup(cp: ControlPlane, dataDir: string) {
       placement.created.length ? `; made ${placement.created.join(', ')}` : ''
     }`,
   );
+}
+
+/** The demo's Argo CD, started or reused and bootstrapped; none (and a running one stopped) when off. */
+async function demoArgoCd(cp: ControlPlane, dataDir: string, repoRoot: string) {
+  if (process.env[ARGOCD_ENV] === 'off') {
+    if (await downDemoArgoCd(cp))
+      say(`devenv: Argo CD stopped (${ARGOCD_ENV}=off)`);
+    else say(`devenv: no Argo CD (${ARGOCD_ENV}=off)`);
+    return undefined;
+  }
+  const started = Date.now();
+  const argo = await upDemoArgoCd(cp, {
+    dataDir,
+    repoRoot,
+    log: m => say(`devenv: ${m}`),
+  });
+  say(
+    `devenv: Argo CD ${argo.reused ? 'reused' : 'started'} in ${(
+      (Date.now() - started) /
+      1000
+    ).toFixed(1)}s: ${argo.url}, gitops repo ${
+      argo.gitUrl
+    }; bootstrap: ${argo.bootstrapped.join(', ')}`,
+  );
+  return argo;
 }
 
 /** The project's CRDs (deploy/crds) on the management cluster, current with the checkout. */

@@ -47,6 +47,14 @@ export interface ControlPlaneState {
   processes: ProcRecord[];
   /** The process whose exit stops everything (watchdogs watch it). */
   ownerPid?: number;
+  /** Argo CD beside the control plane (`devenv up` of the demo); its processes are named `argocd-*`. */
+  argocd?: {
+    url: string;
+    gitUrl: string;
+    namespace: string;
+    account: string;
+    panelAccount: string;
+  };
 }
 
 export interface ControlPlane {
@@ -293,9 +301,12 @@ export function openControlPlane(statePath: string): ControlPlane {
 export async function isHealthy(statePath: string): Promise<boolean> {
   try {
     const cp = openControlPlane(statePath);
-    // the node agent is not part of the control plane: `devenv up` starts it again when it is gone
+    // the node agent and Argo CD are not part of the control plane: `devenv up` starts them again
     const parts = cp.state.processes.filter(
-      p => p.name !== 'watchdog' && p.name !== 'node-agent',
+      p =>
+        p.name !== 'watchdog' &&
+        p.name !== 'node-agent' &&
+        !p.name.startsWith('argocd-'),
     );
     if (!parts.every(isRunning)) return false;
     const answers = await Promise.all(

@@ -2,8 +2,9 @@ import path from 'node:path';
 import type { ClusterInfo } from './controlPlane';
 import { ensureNamespace, installCrds } from './helpers';
 import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { bootstrapManifests } from './argocdBootstrap';
 
-/** Argo CD's Application and AppProject kinds (no Argo CD runs in devenv), in the repository. */
+/** Argo CD's Application and AppProject kinds for when no Argo CD runs (INFRARED_ARGOCD=off). */
 const ARGOCD_CRDS = path.join('deploy', 'test-fixtures', 'argocd-crds.yaml');
 const API = '/apis/infrared.darkshift.io/v1alpha1';
 
@@ -20,6 +21,13 @@ export interface PlacementDemoOptions {
   project?: string;
   /** Who is an org admin of the org. Default the local guest user. */
   orgAdmins?: string[];
+  /**
+   * Argo CD runs on the management cluster, its CRDs installed from its own manifests: the reduced
+   * kinds of deploy/test-fixtures are then not installed over them. Default false.
+   */
+  argoCdRuns?: boolean;
+  /** The gitops repository as Argo CD clones it: the AppProject's sourceRepos. Default `*`. */
+  repoUrl?: string;
 }
 
 export interface PlacementDemo {
@@ -59,7 +67,8 @@ export async function setUpPlacementDemo(
     return res.status !== 409;
   };
 
-  await installCrds(management, path.join(options.repoRoot, ARGOCD_CRDS));
+  if (!options.argoCdRuns)
+    await installCrds(management, path.join(options.repoRoot, ARGOCD_CRDS));
   await ensureNamespace(management, 'argocd');
   await ensureNamespace(management, namespace);
 
@@ -111,23 +120,10 @@ export async function setUpPlacementDemo(
     },
   );
 
-  await create(
-    `AppProject ${project}`,
-    '/apis/argoproj.io/v1alpha1/namespaces/argocd/appprojects',
-    {
-      apiVersion: 'argoproj.io/v1alpha1',
-      kind: 'AppProject',
-      metadata: { name: project, namespace: 'argocd' },
-      spec: {
-        description: 'Zones of Products, one destination per zone',
-        sourceRepos: ['*'],
-        destinations: [
-          { server: 'https://kubernetes.default.svc', namespace: rc },
-          { name: zoneCluster, namespace: prod },
-        ],
-      },
-    },
-  );
+  await ensureZoneDestinations(admin, project, options.repoUrl ?? '*', create, [
+    { server: 'https://kubernetes.default.svc', namespace: rc },
+    { name: zoneCluster, namespace: prod },
+  ]);
 
   const releaseCreated = await create(
     `Release ${namespace}/${release}`,
@@ -150,4 +146,44 @@ export async function setUpPlacementDemo(
     );
   }
   return { org, namespace, product, zones: [rc, prod], release, created };
+}
+
+const PROJECTS = '/apis/argoproj.io/v1alpha1/namespaces/argocd/appprojects';
+
+/**
+ * The AppProject `project` as the Argo CD bootstrap defines `products` (deploy/argocd/appprojects.yaml,
+ * one definition), made when missing, with the zones' destinations appended to those it has.
+ */
+async function ensureZoneDestinations(
+  admin: KubeClient,
+  project: string,
+  repoUrl: string,
+  create: (what: string, url: string, body: unknown) => Promise<boolean>,
+  wanted: Array<Record<string, string>>,
+): Promise<void> {
+  const definition = bootstrapManifests({
+    repoUrl,
+    managementCluster: 'unused',
+  }).find(o => o.kind === 'AppProject' && o.metadata.name === 'products');
+  await create(`AppProject ${project}`, PROJECTS, {
+    ...definition,
+    metadata: { ...definition.metadata, name: project },
+    spec: { ...definition.spec, destinations: wanted },
+  });
+  const current = (await admin.must('GET', `${PROJECTS}/${project}`)).body;
+  const have: Array<Record<string, string>> = current.spec.destinations ?? [];
+  const same = (a: Record<string, string>, b: Record<string, string>) =>
+    a.namespace === b.namespace && a.server === b.server && a.name === b.name;
+  const missing = wanted.filter(w => !have.some(h => same(h, w)));
+  if (!missing.length) return;
+  await admin.must(
+    'PATCH',
+    `${PROJECTS}/${project}`,
+    {
+      metadata: { resourceVersion: current.metadata.resourceVersion },
+      spec: { destinations: [...have, ...missing] },
+    },
+    [],
+    'application/merge-patch+json',
+  );
 }

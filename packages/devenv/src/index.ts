@@ -96,7 +96,15 @@ export {
   ARGOCD_VERSION,
 } from './argocdBinary';
 export type { ArgoCdBinaries } from './argocdBinary';
-export { startArgoCd } from './argocd';
+export { startArgoCd, ARGOCD_PROCESS_PREFIX } from './argocd';
+export {
+  bootstrapArgoCd,
+  bootstrapManifests,
+  BOOTSTRAP_DIR,
+} from './argocdBootstrap';
+export type { BootstrapOptions } from './argocdBootstrap';
+export { upDemoArgoCd, downDemoArgoCd, ARGOCD_ENV } from './argocdDemo';
+export type { DemoArgoCd } from './argocdDemo';
 export type { ArgoCd, ArgoCdOptions } from './argocd';
-export { argocdManifests } from './argocdConfig';
+export { argocdManifests, rbacPolicy, PANEL_ROLE } from './argocdConfig';
 export { findRedisServer } from './redis';
