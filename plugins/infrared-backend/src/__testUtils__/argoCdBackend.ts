@@ -4,6 +4,7 @@ import {
   startTestBackend,
 } from '@backstage/backend-test-utils';
 import {
+  bootstrapArgoCd,
   ensureArgoCd,
   eventually,
   KubeClient as AdminClient,
@@ -82,7 +83,10 @@ export interface ArgoCdBackend {
   ): Promise<any>;
   /** Every Application in namespace argocd with Argo CD's own status: what a failure shows. */
   applicationsSummary(): Promise<string>;
-  /** The root Application `registry-<mgmt>` over the management cluster's components. */
+  /**
+   * devenv's bootstrap (bootstrapArgoCd): the AppProjects and the root Application `registry-<mgmt>`
+   * over the management cluster's components.
+   */
   createRootApplication(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -235,24 +239,11 @@ function world(parts: {
       });
     },
     async createRootApplication() {
-      await admin('management').must('POST', APPS, {
-        apiVersion: 'argoproj.io/v1alpha1',
-        kind: 'Application',
-        metadata: { name: `registry-${MGMT}`, namespace: 'argocd' },
-        spec: {
-          project: 'default',
-          source: {
-            repoURL: gitopsUrl,
-            targetRevision: 'main',
-            path: `registry/clusters/${MGMT}/components`,
-            directory: { recurse: false },
-          },
-          destination: {
-            server: 'https://kubernetes.default.svc',
-            namespace: 'argocd',
-          },
-          syncPolicy: { automated: { prune: true, selfHeal: true } },
-        },
+      // devenv's Argo CD bootstrap (deploy/argocd, the README's recipe): the AppProjects platform,
+      // infrared and products, and the root Application over the management cluster's components.
+      await bootstrapArgoCd(cp, {
+        repoUrl: gitopsUrl,
+        managementCluster: MGMT,
       });
     },
     async stop() {
