@@ -65,10 +65,12 @@ export function createAuthorization(options: {
     const principal = credentials.principal as {
       type: string;
       userEntityRef?: string;
+      subject?: string;
     };
     return {
       userEntityRef:
         principal.type === 'user' ? principal.userEntityRef : undefined,
+      service: principal.type === 'service' ? principal.subject : undefined,
       platformAdmin: decision.result === AuthorizeResult.ALLOW,
     };
   }

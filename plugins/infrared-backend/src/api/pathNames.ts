@@ -14,6 +14,7 @@ export const PATH_NAME_RULES = {
   org: validateOrganizationName,
   namespace: validateNamespaceName,
   product: validateObjectName,
+  release: validateObjectName,
   zone: validateNamespaceName,
 } satisfies Record<string, NameRule>;
 

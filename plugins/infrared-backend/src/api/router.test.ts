@@ -333,6 +333,7 @@ describe('REST API: org allowlists and zone placement', () => {
     expect(res.body.can).toEqual({
       setZoneCluster: true,
       updateAllowlist: false,
+      approveZones: true,
     });
     expect(res.body.zones[1]).toMatchObject({
       cluster: 'old-one',
@@ -432,6 +433,159 @@ describe('REST API: org allowlists and zone placement', () => {
     expect(res.status).toBe(404);
   });
 
+  describe('release zone approval', () => {
+    const APPROVAL =
+      '/v1/products/ir-org-acme/checkout/releases/checkout-v1/zones/checkout-prod/approval';
+    async function awaiting(options: Parameters<typeof harness>[0] = {}) {
+      const h = await seeded(options);
+      h.placement.releases.set('ir-org-acme/checkout-v1', {
+        apiVersion: 'infrared.darkshift.io/v1alpha1',
+        kind: 'Release',
+        metadata: {
+          name: 'checkout-v1',
+          namespace: 'ir-org-acme',
+          resourceVersion: '100',
+        },
+        spec: { productRef: { name: 'checkout' } },
+        status: {
+          phase: 'AwaitingApproval',
+          zones: [
+            { name: 'checkout-rc', phase: 'Healthy' },
+            { name: 'checkout-prod', phase: 'AwaitingApproval' },
+          ],
+        },
+      });
+      return h;
+    }
+    const zones = (h: Awaited<ReturnType<typeof awaiting>>) =>
+      h.placement.releases.get('ir-org-acme/checkout-v1')!.status!.zones!;
+
+    it('lets an org admin approve a zone awaiting approval: approvedBy and approvedAt, audited', async () => {
+      const events: Array<{ id: string; meta: any }> = [];
+      const h = await awaiting({
+        features: [
+          ADMIN_ONLY_DENIED('infrared.allowlist.update'),
+          auditorWith(events),
+        ],
+      });
+      const res = await h.send('post', APPROVAL);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        release: 'checkout-v1',
+        zone: 'checkout-prod',
+        phase: 'AwaitingApproval',
+        approvedBy: 'user:default/mock',
+        approvedAt: expect.any(String),
+      });
+      // (the gate pass the approval started has decided the zone since, keeping both)
+      expect(zones(h)[1]).toMatchObject({
+        name: 'checkout-prod',
+        approvedBy: 'user:default/mock',
+        approvedAt: res.body.approvedAt,
+      });
+      expect(zones(h)[0]).toMatchObject({
+        name: 'checkout-rc',
+        phase: 'Healthy',
+      });
+      expect(zones(h)[0].approvedBy).toBeUndefined();
+      expect(events).toEqual([
+        {
+          id: 'release-zone-approve',
+          meta: {
+            product: 'ir-org-acme/checkout',
+            release: 'checkout-v1',
+            zone: 'checkout-prod',
+            approvedBy: 'user:default/mock',
+            approvedAt: res.body.approvedAt,
+            result: 'succeeded',
+          },
+        },
+      ]);
+      // the placement view shows it
+      const view = await h.send(
+        'get',
+        '/v1/products/ir-org-acme/checkout/placement',
+      );
+      expect(view.body.zones[1].release).toMatchObject({
+        name: 'checkout-v1',
+        approvedBy: 'user:default/mock',
+        approvedAt: res.body.approvedAt,
+      });
+      expect(view.body.can.approveZones).toBe(true);
+    });
+
+    it('refuses one who is neither an org admin nor a platform admin with 403, writing nothing', async () => {
+      const events: Array<{ id: string; meta: any }> = [];
+      const h = await awaiting({
+        features: [
+          ADMIN_ONLY_DENIED('infrared.allowlist.update'),
+          auditorWith(events),
+        ],
+      });
+      h.placement.orgs.get('acme')!.spec.teams = [
+        { name: 'devs', role: 'member', members: ['user:default/mock'] },
+      ];
+      const res = await h.send('post', APPROVAL);
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toBe(
+        'only an org admin of org acme (a member of a team with role org-admin) or a platform admin may approve a release zone',
+      );
+      expect(h.placement.writes).toBe(0);
+      expect(events.map(e => [e.id, e.meta.result])).toEqual([
+        ['release-zone-approve', 'failed'],
+      ]);
+      const view = await h.send(
+        'get',
+        '/v1/products/ir-org-acme/checkout/placement',
+      );
+      expect(view.body.can.approveZones).toBe(false);
+    });
+
+    it.each<[string, string, number, RegExp]>([
+      [
+        'a zone that is Healthy',
+        '/v1/products/ir-org-acme/checkout/releases/checkout-v1/zones/checkout-rc/approval',
+        409,
+        /^zone checkout-rc of Release checkout-v1 is in phase Healthy: only a zone in phase AwaitingApproval can be approved$/,
+      ],
+      [
+        'an unknown Release',
+        '/v1/products/ir-org-acme/checkout/releases/checkout-v2/zones/checkout-prod/approval',
+        404,
+        /Release ir-org-acme\/checkout-v2 of Product checkout not found/,
+      ],
+      [
+        'a zone the Product does not have',
+        '/v1/products/ir-org-acme/checkout/releases/checkout-v1/zones/checkout-qa/approval',
+        404,
+        /has no zone checkout-qa/,
+      ],
+      [
+        'a Release name that is not one',
+        '/v1/products/ir-org-acme/checkout/releases/Checkout_V1/zones/checkout-prod/approval',
+        400,
+        /release/,
+      ],
+    ])('refuses %s, writing nothing', async (_what, path, status, message) => {
+      const h = await awaiting();
+      const res = await h.send('post', path);
+      expect(res.status).toBe(status);
+      expect(res.body.error.message).toMatch(message);
+      expect(h.placement.writes).toBe(0);
+    });
+
+    it('answers 409 to a second approval, naming who approved', async () => {
+      const h = await awaiting();
+      zones(h)[1].approvedBy = 'user:default/olga';
+      const again = await h.send('post', APPROVAL);
+      expect(again.status).toBe(409);
+      expect(again.body.error.message).toBe(
+        'zone checkout-prod of Release checkout-v1 is already approved by user:default/olga',
+      );
+      expect(h.placement.writes).toBe(0);
+    });
+  });
+
   it('answers 503 without a management cluster', async () => {
     const h = await harness({ managed: false });
     for (const [method, path, body] of [
@@ -441,6 +595,7 @@ describe('REST API: org allowlists and zone placement', () => {
       ['get', '/v1/zones'],
       ['get', '/v1/products/ns/p/placement'],
       ['put', '/v1/products/ns/p/zones/z/cluster', { cluster: '' }],
+      ['post', '/v1/products/ns/p/releases/r/zones/z/approval'],
     ] as const) {
       const res = await h.send(method, path, { body });
       expect([path, res.status]).toEqual([path, 503]);

@@ -302,6 +302,42 @@ export async function createRouter(
     },
   );
 
+  router.post(
+    '/v1/products/:namespace/:name/releases/:release/zones/:zone/approval',
+    async (req, res) => {
+      const { namespace, name, release, zone } = req.params;
+      const who = await caller(req);
+      const view = await auditedChange(
+        req,
+        'release-zone-approve',
+        { product: `${namespace}/${name}`, release, zone },
+        async () => {
+          checkPathNames(
+            {
+              namespace: ['namespace', namespace],
+              name: ['product', name],
+              release: ['release', release],
+              zone: ['zone', zone],
+            },
+            true,
+          );
+          const approval = await placement().approveZone(
+            { namespace, name, release, zone },
+            who,
+          );
+          return {
+            result: approval,
+            meta: {
+              approvedBy: approval.approvedBy,
+              approvedAt: approval.approvedAt,
+            },
+          };
+        },
+      );
+      res.json(view);
+    },
+  );
+
   const outer = Router();
   outer.use(jsonBody);
   outer.use(router);

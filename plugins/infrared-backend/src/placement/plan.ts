@@ -154,6 +154,7 @@ function entry(
     'startedAt',
     'healthyAt',
     'approvedBy',
+    'approvedAt',
   ] as const) {
     if (prior?.[key] !== undefined) (status as any)[key] = prior[key];
   }

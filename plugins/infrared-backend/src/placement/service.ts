@@ -18,6 +18,7 @@ import {
   placementClusterFacts,
   productZoneViews,
   zoneApproval,
+  zoneApprovalRefusal,
   zoneEnvironment,
   type ClusterAllowlist,
   type OrganizationResource,
@@ -25,6 +26,7 @@ import {
   type ProductPlacementView,
   type ProductResource,
   type ReleaseResource,
+  type ReleaseZoneApprovalView,
   type ReleaseZoneStatus,
   type ZoneView,
 } from '@infrared-clusters/plugin-infrared-common';
@@ -33,11 +35,14 @@ import {
   type ClusterApi,
   type PlacementKubeApi,
 } from '@infrared-clusters/plugin-infrared-node';
+import { approveReleaseZone, type ApproveZoneRequest } from './approval';
 
 /** Who asks, as far as placement cares. */
 export interface PlacementCaller {
   /** The signed-in user's entity ref; undefined for a service. */
   userEntityRef?: string;
+  /** A service principal's subject (an approval by a service names it); undefined for a user. */
+  service?: string;
   /** The caller holds infrared.allowlist.update. */
   platformAdmin: boolean;
 }
@@ -69,7 +74,13 @@ function zoneInRelease(
   return {
     name: release.metadata.name,
     ...(zone
-      ? { phase: zone.phase, reason: zone.reason, message: zone.message }
+      ? {
+          phase: zone.phase,
+          reason: zone.reason,
+          message: zone.message,
+          approvedBy: zone.approvedBy,
+          approvedAt: zone.approvedAt,
+        }
       : {}),
   };
 }
@@ -171,6 +182,7 @@ export class PlacementService {
     ]);
     const org = findOrgOfNamespace(orgs, namespace);
     const allowed = org ? orgAllowlist(org) : [];
+    const mayChange = !zoneApprovalRefusal(caller, org);
     const facts = new Map(
       clusters.map(c => [c.metadata.name, placementClusterFacts(c)]),
     );
@@ -210,9 +222,9 @@ export class PlacementService {
       }),
       can: {
         updateAllowlist: caller.platformAdmin,
-        setZoneCluster:
-          caller.platformAdmin ||
-          (!!org && isOrgAdmin(org, caller.userEntityRef)),
+        // one rule: org admins of the Product's org and platform admins
+        setZoneCluster: mayChange,
+        approveZones: mayChange,
       },
     };
     if (org) {
@@ -229,6 +241,21 @@ export class PlacementService {
       if (version) view.latestRelease.version = version;
     }
     return view;
+  }
+
+  /**
+   * Approves a zone of a Release awaiting a human approval (see approval.ts), then starts a gate
+   * pass.
+   */
+  approveZone(
+    request: ApproveZoneRequest,
+    caller: PlacementCaller,
+  ): Promise<ReleaseZoneApprovalView> {
+    return approveReleaseZone(
+      { kube: this.options.kube, onChange: this.options.onChange },
+      request,
+      caller,
+    );
   }
 
   /**

@@ -11,6 +11,7 @@ import type {
   ClusterAllowlist,
   OrganizationView,
   ProductPlacementView,
+  ReleaseZoneApprovalView,
   ZoneView,
 } from '../placement';
 import type { RegisterClusterRequest } from './request';
@@ -58,6 +59,16 @@ export interface InfraredApi {
     zone: string,
     cluster: string,
   ): Promise<ProductPlacementView>;
+  /**
+   * Approves a zone of a Release that awaits a human approval (org admins of the Product's org,
+   * platform admins); the release gate then promotes it.
+   */
+  approveReleaseZone(
+    namespace: string,
+    name: string,
+    release: string,
+    zone: string,
+  ): Promise<ReleaseZoneApprovalView>;
   /** The cluster templates the portal offers (the register form's "Build with OpenTofu"). */
   listClusterTemplates(): Promise<ClusterTemplateView[]>;
   /**
@@ -203,6 +214,19 @@ export class InfraredApiClient implements InfraredApi {
       this.api.setZoneCluster({
         path: { namespace, name, zone },
         body: { cluster },
+      }),
+    );
+  }
+
+  approveReleaseZone(
+    namespace: string,
+    name: string,
+    release: string,
+    zone: string,
+  ): Promise<ReleaseZoneApprovalView> {
+    return this.read(
+      this.api.approveReleaseZone({
+        path: { namespace, name, release, zone },
       }),
     );
   }

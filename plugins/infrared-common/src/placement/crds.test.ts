@@ -38,6 +38,13 @@ describe('placement types and the CRDs', () => {
     expect(zone.pullRequestURL.type).toBe('string');
   });
 
+  it('keeps who approved a zone and when (not pruned)', () => {
+    expect(zone.approvedBy.type).toBe('string');
+    expect(zone.approvedAt).toEqual(
+      expect.objectContaining({ type: 'string', format: 'date-time' }),
+    );
+  });
+
   it('zone environments, approvals and org team roles', () => {
     expect(productZone.environment.enum).toEqual([...ZONE_ENVIRONMENTS]);
     expect(productZone.approval.enum).toEqual([...ZONE_APPROVALS]);

@@ -6,3 +6,4 @@ export * from './decision';
 export * from './requests';
 export * from './views';
 export * from './annotation';
+export * from './approval';

@@ -141,7 +141,10 @@ export interface ReleaseZoneStatus {
   pullRequest?: number;
   pullRequestURL?: string;
   healthyAt?: string;
+  /** Who approved a zone with `approval: human` (a user entity ref). */
   approvedBy?: string;
+  /** When it was approved. */
+  approvedAt?: string;
   startedAt?: string;
 }
 

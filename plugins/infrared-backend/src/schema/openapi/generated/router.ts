@@ -647,6 +647,84 @@ export const spec = {
         },
       },
     },
+    '/v1/products/{namespace}/{name}/releases/{release}/zones/{zone}/approval':
+      {
+        parameters: [
+          {
+            name: 'namespace',
+            in: 'path',
+            required: true,
+            schema: {
+              type: 'string',
+            },
+          },
+          {
+            name: 'name',
+            in: 'path',
+            required: true,
+            schema: {
+              type: 'string',
+            },
+          },
+          {
+            name: 'release',
+            in: 'path',
+            required: true,
+            schema: {
+              type: 'string',
+            },
+          },
+          {
+            name: 'zone',
+            in: 'path',
+            required: true,
+            schema: {
+              type: 'string',
+            },
+          },
+        ],
+        post: {
+          operationId: 'ApproveReleaseZone',
+          summary: 'Approves a zone of a Release that awaits a human approval.',
+          description:
+            "For an org admin of the Product's org (a member of a team with role org-admin) or a platform\nadmin; 403 for anyone else. The zone must be in phase AwaitingApproval and not approved yet\n(409 naming its phase otherwise); 404 for a Release of another Product, or a zone the\nProduct and the Release do not have. Sets the zone's `approvedBy` (the caller) and\n`approvedAt` in the Release's status, audited, and starts a release gate pass, which\npromotes the zone. A refused request writes nothing. No body.\n",
+          security: [
+            {
+              bearer: [],
+            },
+          ],
+          responses: {
+            '200': {
+              description: "The zone's approval as written.",
+              content: {
+                'application/json': {
+                  schema: {
+                    $ref: '#/components/schemas/ReleaseZoneApproval',
+                  },
+                },
+              },
+            },
+            '400': {
+              $ref: '#/components/responses/ValidationErrorResponse',
+            },
+            '401': {
+              $ref: '#/components/responses/ErrorResponse',
+            },
+            '403': {
+              $ref: '#/components/responses/ErrorResponse',
+            },
+            '404': {
+              $ref: '#/components/responses/ErrorResponse',
+            },
+            '409': {
+              $ref: '#/components/responses/ErrorResponse',
+            },
+            '503': {
+              $ref: '#/components/responses/ErrorResponse',
+            },
+          },
+        },
+      },
   },
   components: {
     securitySchemes: {
@@ -1420,6 +1498,15 @@ export const spec = {
               message: {
                 type: 'string',
               },
+              approvedBy: {
+                type: 'string',
+                description:
+                  'Who approved the zone (a user entity ref), when it needed a human approval.',
+              },
+              approvedAt: {
+                type: 'string',
+                format: 'date-time',
+              },
             },
           },
         },
@@ -1492,7 +1579,7 @@ export const spec = {
           can: {
             type: 'object',
             description: 'What the caller may change from the card.',
-            required: ['setZoneCluster', 'updateAllowlist'],
+            required: ['setZoneCluster', 'updateAllowlist', 'approveZones'],
             properties: {
               setZoneCluster: {
                 type: 'boolean',
@@ -1500,7 +1587,37 @@ export const spec = {
               updateAllowlist: {
                 type: 'boolean',
               },
+              approveZones: {
+                type: 'boolean',
+                description:
+                  "The caller may approve the zones of the Product's Releases (an org admin of its org, or a platform admin).",
+              },
             },
+          },
+        },
+      },
+      ReleaseZoneApproval: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['release', 'zone', 'phase', 'approvedBy', 'approvedAt'],
+        properties: {
+          release: {
+            type: 'string',
+          },
+          zone: {
+            type: 'string',
+          },
+          phase: {
+            $ref: '#/components/schemas/ReleaseZonePhase',
+          },
+          approvedBy: {
+            type: 'string',
+            description:
+              "The approver's user entity ref (a service's subject for a service token).",
+          },
+          approvedAt: {
+            type: 'string',
+            format: 'date-time',
           },
         },
       },

@@ -13,10 +13,23 @@ import { OrganizationList } from '../models/OrganizationList.model';
 import { ProductPlacement } from '../models/ProductPlacement.model';
 import { ProvisionLog } from '../models/ProvisionLog.model';
 import { RegisterClusterRequest } from '../models/RegisterClusterRequest.model';
+import { ReleaseZoneApproval } from '../models/ReleaseZoneApproval.model';
 import { SetProvisionActionRequest } from '../models/SetProvisionActionRequest.model';
 import { SetZoneClusterRequest } from '../models/SetZoneClusterRequest.model';
 import { ZoneList } from '../models/ZoneList.model';
 
+/**
+ * @public
+ */
+export type ApproveReleaseZone = {
+  path: {
+    namespace: string;
+    name: string;
+    release: string;
+    zone: string;
+  };
+  response: ReleaseZoneApproval | ModelError;
+};
 /**
  * @public
  */
@@ -137,6 +150,7 @@ export type SetZoneCluster = {
  * @public
  */
 export type EndpointMap = {
+  '#post|/v1/products/{namespace}/{name}/releases/{release}/zones/{zone}/approval': ApproveReleaseZone;
   '#get|/v1/clusters/{name}': GetCluster;
   '#get|/v1/orgs/{org}/cluster-allowlist': GetClusterAllowlist;
   '#get|/health': GetHealth;

@@ -11,4 +11,8 @@
 export interface ProductPlacementCan {
   setZoneCluster: boolean;
   updateAllowlist: boolean;
+  /**
+   * The caller may approve the zones of the Product's Releases (an org admin of its org, or a platform admin).
+   */
+  approveZones: boolean;
 }

@@ -15,6 +15,7 @@ import { OrganizationList } from '../models/OrganizationList.model';
 import { ProductPlacement } from '../models/ProductPlacement.model';
 import { ProvisionLog } from '../models/ProvisionLog.model';
 import { RegisterClusterRequest } from '../models/RegisterClusterRequest.model';
+import { ReleaseZoneApproval } from '../models/ReleaseZoneApproval.model';
 import { SetProvisionActionRequest } from '../models/SetProvisionActionRequest.model';
 import { SetZoneClusterRequest } from '../models/SetZoneClusterRequest.model';
 import { ZoneList } from '../models/ZoneList.model';
@@ -35,6 +36,17 @@ export interface RequestOptions {
   token?: string;
 }
 
+/**
+ * @public
+ */
+export type ApproveReleaseZone = {
+  path: {
+    namespace: string;
+    name: string;
+    release: string;
+    zone: string;
+  };
+};
 /**
  * @public
  */
@@ -143,6 +155,37 @@ export class DefaultApiClient {
   constructor(options: { discoveryApi: DiscoveryApi; fetchApi: FetchApi }) {
     this.discoveryApi = options.discoveryApi;
     this.fetchApi = options.fetchApi;
+  }
+
+  /**
+   * Approves a zone of a Release that awaits a human approval.
+   * For an org admin of the Product's org (a member of a team with role org-admin) or a platform
+   * admin; 403 for anyone else. The zone must be in phase AwaitingApproval and not approved yet
+   * (409 naming its phase otherwise); 404 for a Release of another Product, or a zone the
+   * Product and the Release do not have. Sets the zone's `approvedBy` (the caller) and
+   * `approvedAt` in the Release's status, audited, and starts a release gate pass, which
+   * promotes the zone. A refused request writes nothing. No body.
+   * @param namespace -
+   * @param name -
+   * @param release -
+   * @param zone -
+   */
+  public async approveReleaseZone(
+    request: ApproveReleaseZone,
+    options?: RequestOptions,
+  ): Promise<TypedResponse<ReleaseZoneApproval>> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
+    const uri = `/v1/products/${encodeURIComponent(
+      request.path.namespace,
+    )}/${encodeURIComponent(request.path.name)}/releases/${encodeURIComponent(
+      request.path.release,
+    )}/zones/${encodeURIComponent(request.path.zone)}/approval`;
+    return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
+      headers: {
+        ...(options?.token && { Authorization: `Bearer ${options.token}` }),
+      },
+      method: 'POST',
+    });
   }
 
   /**

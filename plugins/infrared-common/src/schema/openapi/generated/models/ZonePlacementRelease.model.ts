@@ -14,4 +14,9 @@ export interface ZonePlacementRelease {
   phase?: ReleaseZonePhase;
   reason?: string;
   message?: string;
+  /**
+   * Who approved the zone (a user entity ref), when it needed a human approval.
+   */
+  approvedBy?: string;
+  approvedAt?: string;
 }

@@ -39,6 +39,7 @@ export * from './ProvisionStatus.model';
 export * from './PullRequest.model';
 export * from './RegisterClusterRequest.model';
 export * from './ReleasePhase.model';
+export * from './ReleaseZoneApproval.model';
 export * from './ReleaseZonePhase.model';
 export * from './SetProvisionActionRequest.model';
 export * from './SetZoneClusterRequest.model';
