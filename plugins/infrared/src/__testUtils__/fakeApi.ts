@@ -42,6 +42,14 @@ function freshState() {
     onSetZoneCluster: undefined as
       | undefined
       | ((product: string, zone: string, cluster: string) => void),
+    /**
+     * The approval POST calls `onApproveZone`, which may change `placements`; set `approvalFailure`
+     * to answer it with this status and body instead.
+     */
+    onApproveZone: undefined as
+      | undefined
+      | ((product: string, release: string, zone: string) => void),
+    approvalFailure: undefined as undefined | { status: number; body: unknown },
     /** Set to answer the allowlist PUT with this status and body. */
     allowlistFailure: undefined as
       | undefined
@@ -172,6 +180,30 @@ export function createFakeApi() {
         });
         state.onSetZoneCluster?.(key, String(params.zone), body.cluster);
         return HttpResponse.json(state.placements[key]);
+      },
+    ),
+    http.post(
+      `${BASE}/v1/products/:ns/:name/releases/:release/zones/:zone/approval`,
+      async ({ params }) => {
+        const key = `${params.ns}/${params.name}`;
+        const { release, zone } = params as Record<string, string>;
+        state.requests.push({
+          method: 'POST',
+          path: `/v1/products/${key}/releases/${release}/zones/${zone}/approval`,
+        });
+        if (state.approvalFailure) {
+          return HttpResponse.json(state.approvalFailure.body as any, {
+            status: state.approvalFailure.status,
+          });
+        }
+        state.onApproveZone?.(key, release, zone);
+        return HttpResponse.json({
+          release,
+          zone,
+          phase: 'AwaitingApproval',
+          approvedBy: 'user:default/olga',
+          approvedAt: '2026-12-01T23:00:00Z',
+        });
       },
     ),
     http.get(`${BASE}/v1/provisioning/templates`, () =>

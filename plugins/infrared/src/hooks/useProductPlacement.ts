@@ -12,6 +12,8 @@ export interface ProductPlacementState {
   setZoneCluster: (zone: string, cluster: string) => Promise<void>;
   /** Adds a cluster to the org's allowlist (platform admins), then reloads. */
   allowCluster: (org: string, cluster: string) => Promise<void>;
+  /** Approves a zone of a Release awaiting approval, then reloads. */
+  approveZone: (release: string, zone: string) => Promise<void>;
 }
 
 /** A Product's zone placement, from GET /v1/products/{namespace}/{name}/placement. */
@@ -64,5 +66,20 @@ export function useProductPlacement(
     [api, reload],
   );
 
-  return { placement, error, reload, setZoneCluster, allowCluster };
+  const approveZone = useCallback(
+    async (release: string, zone: string) => {
+      await api.approveReleaseZone(namespace, name, release, zone);
+      await reload();
+    },
+    [api, namespace, name, reload],
+  );
+
+  return {
+    placement,
+    error,
+    reload,
+    setZoneCluster,
+    allowCluster,
+    approveZone,
+  };
 }

@@ -82,9 +82,11 @@ const prod: ZonePlacementView = {
   release: { name: 'checkout-v1', phase: 'Pending', reason: 'WaitingForZone' },
 };
 
+type Can = ProductPlacementView['can'];
+
 function placement(
   zones: ZonePlacementView[],
-  can = { setZoneCluster: true, updateAllowlist: true },
+  can: Partial<Can> = {},
 ): ProductPlacementView {
   return {
     namespace: 'ir-org-acme',
@@ -99,7 +101,12 @@ function placement(
       phase: 'Promoting',
       version: 'v1.0.0',
     },
-    can,
+    can: {
+      setZoneCluster: true,
+      updateAllowlist: true,
+      approveZones: true,
+      ...can,
+    },
   };
 }
 
@@ -110,6 +117,7 @@ describe('Product zone-placement card', () => {
     state.placements['ir-org-acme/checkout'] = placement([rc, prod], {
       setZoneCluster: false,
       updateAllowlist: false,
+      approveZones: false,
     });
     await render();
     await screen.findByTestId('zone-row-checkout-prod');
@@ -261,6 +269,131 @@ describe('Product zone-placement card', () => {
     expect(
       p.getByText(/- name: edge-demo\s+namespace: checkout-prod/),
     ).toBeInTheDocument();
+  });
+
+  describe('approvals', () => {
+    const awaiting: ZonePlacementView = {
+      ...prod,
+      decision: 'Promotes',
+      reason: 'Registered',
+      message: "cluster edge-demo is on org acme's cluster allowlist",
+      release: {
+        name: 'checkout-v1',
+        phase: 'AwaitingApproval',
+        reason: 'ApprovalRequired',
+      },
+    };
+    const healthyRc = {
+      ...rc,
+      release: { name: 'checkout-v1', phase: 'Healthy' as const },
+    };
+
+    it('lets an org admin approve a zone awaiting approval, then shows who approved it', async () => {
+      state.placements['ir-org-acme/checkout'] = placement(
+        [healthyRc, awaiting],
+        { updateAllowlist: false },
+      );
+      state.onApproveZone = key => {
+        state.placements[key] = placement(
+          [
+            healthyRc,
+            {
+              ...awaiting,
+              release: {
+                name: 'checkout-v1',
+                phase: 'Promoting',
+                reason: 'PullRequestOpen',
+                approvedBy: 'user:default/olga',
+                approvedAt: '2026-12-01T23:00:00Z',
+              },
+            },
+          ],
+          { updateAllowlist: false },
+        );
+      };
+      await render();
+      const button = await screen.findByRole('button', {
+        name: 'Approve checkout-prod for Release checkout-v1',
+      });
+      expect(button).toBeEnabled();
+      // only the zone awaiting approval has the button
+      expect(row('checkout-rc').queryByRole('button')).toBeNull();
+      await userEvent.click(button);
+      await waitFor(() =>
+        expect(
+          row('checkout-prod').getByTestId('approved-by-checkout-prod'),
+        ).toHaveTextContent('Approved by user:default/olga'),
+      );
+      expect(row('checkout-prod').getByText('Promoting')).toBeInTheDocument();
+      expect(row('checkout-prod').queryByRole('button')).toBeNull();
+      expect(
+        state.requests.filter(r => r.method === 'POST').map(r => r.path),
+      ).toEqual([
+        '/v1/products/ir-org-acme/checkout/releases/checkout-v1/zones/checkout-prod/approval',
+      ]);
+      // it reloaded the placement after the approval
+      expect(
+        state.requests.filter(r => r.path.endsWith('/placement')).length,
+      ).toBe(2);
+    });
+
+    it('disables Approve with the reason for one who may not approve, and sends nothing', async () => {
+      state.placements['ir-org-acme/checkout'] = placement([awaiting], {
+        setZoneCluster: false,
+        updateAllowlist: false,
+        approveZones: false,
+      });
+      await render();
+      const button = await screen.findByRole('button', {
+        name: 'Approve checkout-prod for Release checkout-v1',
+      });
+      expect(button).toBeDisabled();
+      expect(
+        row('checkout-prod').getByTestId('approval-refusal-checkout-prod'),
+      ).toHaveTextContent(
+        'Only an org admin of org acme (a member of a team with role org-admin) or a platform admin may approve a release zone.',
+      );
+      expect(state.requests.filter(r => r.method === 'POST')).toEqual([]);
+    });
+
+    it("shows who approved a zone, and the server's refusal when an approval fails", async () => {
+      state.placements['ir-org-acme/checkout'] = placement([
+        {
+          ...rc,
+          release: {
+            name: 'checkout-v1',
+            phase: 'Healthy',
+            approvedBy: 'user:default/pat',
+            approvedAt: '2026-12-01T22:00:00Z',
+          },
+        },
+        awaiting,
+      ]);
+      state.approvalFailure = {
+        status: 409,
+        body: {
+          error: {
+            name: 'ConflictError',
+            message:
+              'zone checkout-prod of Release checkout-v1 is in phase Promoting: only a zone in phase AwaitingApproval can be approved',
+          },
+        },
+      };
+      await render();
+      expect(
+        await screen.findByTestId('approved-by-checkout-rc'),
+      ).toHaveAttribute('title', '2026-12-01T22:00:00Z');
+      await userEvent.click(
+        screen.getByRole('button', {
+          name: 'Approve checkout-prod for Release checkout-v1',
+        }),
+      );
+      expect(
+        await screen.findByText(
+          /Could not approve checkout-prod for Release checkout-v1: Request failed with 409.*is in phase Promoting/,
+        ),
+      ).toBeInTheDocument();
+    });
   });
 
   it('says what is wrong with the annotation', async () => {

@@ -19,6 +19,7 @@ import {
 import { useProductPlacement } from '../../hooks/useProductPlacement';
 import { BreakableText } from '../BreakableText';
 import { DecisionChip } from './DecisionChip';
+import { ZoneApproval } from './ZoneApproval';
 import { ZoneClusterSelect } from './ZoneClusterSelect';
 
 const TITLE = 'Zone placement';
@@ -44,6 +45,7 @@ interface ZoneRowProps {
   placement: ProductPlacementView;
   onSetCluster: (zone: string, cluster: string) => Promise<void>;
   onAllow: (org: string, cluster: string) => Promise<void>;
+  onApprove: (release: string, zone: string) => Promise<void>;
   onError: (message: string | undefined) => void;
 }
 
@@ -52,6 +54,7 @@ const ZoneRow = ({
   placement,
   onSetCluster,
   onAllow,
+  onApprove,
   onError,
 }: ZoneRowProps) => {
   const [allowing, setAllowing] = useState(false);
@@ -153,6 +156,13 @@ const ZoneRow = ({
                 {zone.release.reason}
               </Typography>
             )}
+            <ZoneApproval
+              zone={zone}
+              mayApprove={placement.can.approveZones}
+              org={placement.org?.name}
+              onApprove={onApprove}
+              onError={onError}
+            />
           </>
         ) : (
           <Typography variant="body2" color="textSecondary">
@@ -230,6 +240,7 @@ export const ProductPlacement = ({
                 placement={placement}
                 onSetCluster={state.setZoneCluster}
                 onAllow={state.allowCluster}
+                onApprove={state.approveZone}
                 onError={setActionError}
               />
             ))}
@@ -243,7 +254,7 @@ export const ProductPlacement = ({
 /**
  * The zone-placement card of a catalog entity annotated `infrared.darkshift.io/product:
  * <namespace>/<name>`: per zone its cluster, the decision with its reason, the Application path and
- * the latest Release's zone phase.
+ * the latest Release's zone phase, with its approval (the Approve button for a zone awaiting one).
  */
 export const ProductPlacementCard = () => {
   const { entity } = useEntity();
