@@ -75,6 +75,8 @@ function world(
         {
           name: 'products',
           destinations: [{ name: '*', server: '*', namespace: '*' }],
+          // the zone Application's CreateNamespace=true needs it (Argo CD refuses it otherwise)
+          clusterResourceWhitelist: [{ group: '', kind: 'Namespace' }],
         },
       ],
     ]),

@@ -1,4 +1,9 @@
-import { appProjectFacts, appProjectPermits, globMatches } from './appProject';
+import {
+  appProjectFacts,
+  appProjectPermits,
+  appProjectPermitsClusterResource,
+  globMatches,
+} from './appProject';
 
 describe('globMatches (gobwas/glob, as Argo CD uses it)', () => {
   it.each([
@@ -39,19 +44,29 @@ describe('appProjectPermits', () => {
     ['other cluster', [{ name: 'edge-2', namespace: '*' }], false],
     ['other namespace', [{ name: 'edge-demo', namespace: 'payments' }], false],
     ['namespace glob', [{ name: 'edge-*', namespace: 'checkout-*' }], true],
+    // The deny cases below follow Argo CD v3.6.1's isDestinationMatched; each was checked against
+    // the real Argo CD by placement/appproject.argocd.integration.test.ts (infrared-backend).
     [
-      'allowed, then a deny of the namespace',
+      'allowed, then a deny of the namespace by server',
       [
-        { name: '*', namespace: '*' },
-        { name: '*', namespace: '!checkout-prod' },
+        { server: '*', namespace: '*' },
+        { server: '*', namespace: '!checkout-prod' },
       ],
       false,
     ],
     [
-      'allowed, then a deny of another namespace',
+      'allowed, then a deny of the namespace by name only: Argo CD checks a namespace deny by server, so it refuses nothing',
       [
         { name: '*', namespace: '*' },
-        { name: '*', namespace: '!kube-system' },
+        { name: '*', namespace: '!checkout-prod' },
+      ],
+      true,
+    ],
+    [
+      'allowed, then a deny of another namespace',
+      [
+        { server: '*', namespace: '*' },
+        { server: '*', namespace: '!kube-system' },
       ],
       true,
     ],
@@ -61,6 +76,40 @@ describe('appProjectPermits', () => {
         { name: '*', namespace: '*' },
         { name: '!edge-demo', namespace: '*' },
       ],
+      false,
+    ],
+    [
+      'allowed, then a deny of the cluster by server',
+      [
+        { name: '*', namespace: '*' },
+        { server: '!https://203.0.113.10:6443', namespace: '*' },
+      ],
+      false,
+    ],
+    [
+      'allowed, then a deny of the cluster in another namespace: refuses nothing here',
+      [
+        { name: '*', namespace: '*' },
+        { name: '!edge-demo', namespace: 'payments' },
+      ],
+      true,
+    ],
+    [
+      'a deny before the allow refuses as well',
+      [
+        { name: '!edge-demo', namespace: '*' },
+        { name: '*', namespace: '*' },
+      ],
+      false,
+    ],
+    [
+      'only a deny of another cluster',
+      [{ name: '!edge-2', namespace: '*' }],
+      true,
+    ],
+    [
+      'only a deny of this cluster',
+      [{ name: '!edge-demo', namespace: '*' }],
       false,
     ],
     [
@@ -88,5 +137,77 @@ describe('appProjectPermits', () => {
       destinations: [],
       permitOnlyProjectScopedClusters: undefined,
     });
+  });
+});
+
+describe('appProjectPermitsClusterResource (IsGroupKindNamePermitted, cluster-scoped)', () => {
+  const ns = { group: '', kind: 'Namespace' };
+  it.each<[string, object, boolean]>([
+    ['no whitelist: none allowed', {}, false],
+    ['empty whitelist', { clusterResourceWhitelist: [] }, false],
+    ['Namespace listed', { clusterResourceWhitelist: [ns] }, true],
+    ['globs', { clusterResourceWhitelist: [{ group: '*', kind: '*' }] }, true],
+    [
+      'another kind',
+      { clusterResourceWhitelist: [{ group: '', kind: 'ClusterRole' }] },
+      false,
+    ],
+    [
+      'another group',
+      {
+        clusterResourceWhitelist: [
+          { group: 'rbac.authorization.k8s.io', kind: '*' },
+        ],
+      },
+      false,
+    ],
+    [
+      'by name, matching',
+      { clusterResourceWhitelist: [{ ...ns, name: 'checkout-*' }] },
+      true,
+    ],
+    [
+      'by name, another',
+      { clusterResourceWhitelist: [{ ...ns, name: 'payments-*' }] },
+      false,
+    ],
+    [
+      'whitelisted and blacklisted',
+      {
+        clusterResourceWhitelist: [{ group: '*', kind: '*' }],
+        clusterResourceBlacklist: [ns],
+      },
+      false,
+    ],
+    [
+      'a malformed pattern matches nothing',
+      { clusterResourceWhitelist: [{ group: '', kind: '[Namespace' }] },
+      false,
+    ],
+  ])('%s -> %s', (_name, project, expected) => {
+    expect(appProjectPermitsClusterResource(project, ns, 'checkout-prod')).toBe(
+      expected,
+    );
+  });
+
+  it('is read from the AppProject object', () => {
+    const facts = appProjectFacts({
+      metadata: { name: 'products' },
+      spec: {
+        clusterResourceWhitelist: [{ group: '', kind: 'Namespace' }],
+        clusterResourceBlacklist: [],
+      },
+    });
+    expect(facts.clusterResourceWhitelist).toEqual([
+      { group: '', kind: 'Namespace' },
+    ]);
+    expect(facts.clusterResourceBlacklist).toBeUndefined();
+    expect(
+      appProjectPermitsClusterResource(
+        facts,
+        { group: '', kind: 'Namespace' },
+        'x',
+      ),
+    ).toBe(true);
   });
 });

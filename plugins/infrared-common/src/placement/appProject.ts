@@ -1,8 +1,9 @@
 /**
  * Whether an Argo CD AppProject lets an Application deploy to a destination, by the rules Argo CD
- * applies (AppProject.IsDestinationPermitted): a destination is permitted when some entry of
- * `spec.destinations` matches its server or name and its namespace, and no `!`-prefixed (deny)
- * entry excludes it. Patterns are globs (`*`, `?`, `[a-z]`, `[!a]`, `{a,b}`); `*` matches `/` too.
+ * applies (AppProject.IsDestinationPermitted in v3.6.1): a destination is permitted when some entry
+ * of `spec.destinations` matches its server or name and its namespace, and no `!`-prefixed (deny)
+ * entry refuses it by Argo CD's deny rules (see appProjectPermits). Patterns are globs (`*`, `?`,
+ * `[a-z]`, `[!a]`, `{a,b}`); `*` matches `/` too.
  */
 
 /**
@@ -17,6 +18,18 @@ export interface ArgoDestination {
 }
 
 /**
+ * An entry of an AppProject's `spec.clusterResourceWhitelist` or `spec.clusterResourceBlacklist`.
+ *
+ * @public
+ */
+export interface ClusterResourceRestriction {
+  group: string;
+  kind: string;
+  /** Argo CD 3.x: only objects of this name (a path.Match pattern); empty for all. */
+  name?: string;
+}
+
+/**
  * The part of an AppProject the check reads.
  *
  * @public
@@ -26,6 +39,10 @@ export interface AppProjectFacts {
   destinations: ArgoDestination[];
   /** `spec.permitOnlyProjectScopedClusters`: only clusters whose Secret names this project. */
   permitOnlyProjectScopedClusters?: boolean;
+  /** `spec.clusterResourceWhitelist`: the cluster-scoped kinds Argo CD may sync (none when empty). */
+  clusterResourceWhitelist?: ClusterResourceRestriction[];
+  /** `spec.clusterResourceBlacklist`. */
+  clusterResourceBlacklist?: ClusterResourceRestriction[];
 }
 
 /**
@@ -109,6 +126,12 @@ function patternMatches(pattern: string | undefined, value: string): boolean {
  * Whether the project permits the destination. Give the destination as Argo CD resolves it: both the
  * cluster's `name` and its `server` when known (an Application naming a cluster is matched by either).
  *
+ * Argo CD v3.6.1's `isDestinationMatched`, rule for rule: an entry allows when its server or name
+ * and its namespace match. A `!` entry refuses only in the two cases Argo CD checks: a cluster deny
+ * (`name: '!x'` or `server: '!x'`) whose namespace matches, and a namespace deny whose *server*
+ * matches. So `{ name: '*', namespace: '!kube-system' }` refuses nothing (its server is empty and
+ * matches no server), and `{ name: '!edge', namespace: 'other' }` does not refuse edge's `checkout`.
+ *
  * @public
  */
 export function appProjectPermits(
@@ -117,7 +140,6 @@ export function appProjectPermits(
 ): boolean {
   const namespace = destination.namespace ?? '';
   let anyMatched = false;
-  let denied = false;
   for (const item of project.destinations ?? []) {
     const nameMatched =
       !!destination.name && patternMatches(item.name, destination.name);
@@ -127,15 +149,100 @@ export function appProjectPermits(
     if ((nameMatched || serverMatched) && namespaceMatched) {
       anyMatched = true;
     } else if (
-      (!nameMatched && isDeny(item.name)) ||
-      (!serverMatched && isDeny(item.server)) ||
-      (!namespaceMatched && isDeny(item.namespace))
+      ((!nameMatched && isDeny(item.name)) ||
+        (!serverMatched && isDeny(item.server))) &&
+      namespaceMatched
     ) {
-      denied = true;
+      return false;
+    } else if (!namespaceMatched && isDeny(item.namespace) && serverMatched) {
+      return false;
     }
   }
-  return anyMatched && !denied;
+  return anyMatched;
 }
+
+/** Go's path/filepath.Match pattern as a RegExp (`*` and `?` stop at `/`); undefined when malformed. */
+function pathMatchSource(pattern: string): string | undefined {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      if (i >= pattern.length) return undefined;
+      out += escapeRegExp(pattern[i]);
+    } else if (c === '*') {
+      out += '[^/]*';
+    } else if (c === '?') {
+      out += '[^/]';
+    } else if (c === '[') {
+      const end = pattern.indexOf(']', i + 1);
+      if (end < 0) return undefined;
+      let body = pattern.slice(i + 1, end);
+      const negate = body.startsWith('^');
+      if (negate) body = body.slice(1);
+      if (!body) return undefined;
+      out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, m => `\\${m}`)}]`;
+      i = end;
+    } else {
+      out += escapeRegExp(c);
+    }
+  }
+  return out;
+}
+
+function pathMatches(pattern: string, value: string): boolean {
+  const source = pathMatchSource(pattern);
+  return source !== undefined && new RegExp(`^${source}$`, 's').test(value);
+}
+
+function inRestrictionList(
+  list: readonly ClusterResourceRestriction[],
+  resource: { group: string; kind: string },
+  name: string,
+): boolean {
+  return list.some(
+    item =>
+      pathMatches(item.kind ?? '', resource.kind) &&
+      pathMatches(item.group ?? '', resource.group) &&
+      (!item.name || pathMatches(item.name, name)),
+  );
+}
+
+/**
+ * Whether the project lets Argo CD sync a cluster-scoped object (Argo CD v3.6.1's
+ * IsGroupKindNamePermitted for a cluster-scoped kind): on `spec.clusterResourceWhitelist` (an empty
+ * one allows none) and not on `spec.clusterResourceBlacklist`. Kinds, groups and names are matched
+ * as Go's path.Match patterns.
+ *
+ * @public
+ */
+export function appProjectPermitsClusterResource(
+  project: Pick<
+    AppProjectFacts,
+    'clusterResourceWhitelist' | 'clusterResourceBlacklist'
+  >,
+  resource: { group: string; kind: string },
+  name: string,
+): boolean {
+  const white = project.clusterResourceWhitelist ?? [];
+  const black = project.clusterResourceBlacklist ?? [];
+  return (
+    white.length > 0 &&
+    inRestrictionList(white, resource, name) &&
+    !(black.length > 0 && inRestrictionList(black, resource, name))
+  );
+}
+
+const restrictions = (
+  list: ClusterResourceRestriction[] | undefined,
+): ClusterResourceRestriction[] | undefined =>
+  list?.length
+    ? list.map(r => ({
+        group: r.group ?? '',
+        kind: r.kind ?? '',
+        ...(r.name ? { name: r.name } : {}),
+      }))
+    : undefined;
 
 /**
  * The project as the check reads it, from an AppProject object (null-safe on every field).
@@ -147,6 +254,8 @@ export function appProjectFacts(object: {
   spec?: {
     destinations?: ArgoDestination[];
     permitOnlyProjectScopedClusters?: boolean;
+    clusterResourceWhitelist?: ClusterResourceRestriction[];
+    clusterResourceBlacklist?: ClusterResourceRestriction[];
   };
 }): AppProjectFacts {
   return {
@@ -158,5 +267,11 @@ export function appProjectFacts(object: {
     })),
     permitOnlyProjectScopedClusters:
       object.spec?.permitOnlyProjectScopedClusters || undefined,
+    clusterResourceWhitelist: restrictions(
+      object.spec?.clusterResourceWhitelist,
+    ),
+    clusterResourceBlacklist: restrictions(
+      object.spec?.clusterResourceBlacklist,
+    ),
   };
 }

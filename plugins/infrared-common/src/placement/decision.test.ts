@@ -23,9 +23,12 @@ const inClusterWorkload: PlacementClusterFacts = {
   inCluster: true,
 };
 const acme = { name: 'acme', clusterAllowlist: ['edge-demo', 'local-zones'] };
+/** The zone Application's CreateNamespace=true needs Namespace on the whitelist. */
+const namespaces = [{ group: '', kind: 'Namespace' }];
 const everything = {
   name: 'products',
   destinations: [{ server: '*', name: '*', namespace: '*' }],
+  clusterResourceWhitelist: namespaces,
 };
 
 function input(over: Partial<ZonePlacementInput>): ZonePlacementInput {
@@ -159,6 +162,7 @@ describe('decideZonePlacement: the AppProject check', () => {
         appProject: {
           name: 'products',
           destinations: [{ name: 'edge-demo', namespace: 'checkout-prod' }],
+          clusterResourceWhitelist: namespaces,
         },
       },
       'Promotes',
@@ -172,6 +176,7 @@ describe('decideZonePlacement: the AppProject check', () => {
           destinations: [
             { server: 'https://203.0.113.10:6443', namespace: 'checkout-*' },
           ],
+          clusterResourceWhitelist: namespaces,
         },
       },
       'Promotes',
@@ -207,10 +212,53 @@ describe('decideZonePlacement: the AppProject check', () => {
         appProject: {
           name: 'products',
           destinations: [{ name: 'in-cluster', namespace: 'checkout-rc' }],
+          clusterResourceWhitelist: namespaces,
         },
       },
       'Promotes',
       'ManagementCluster',
+    ],
+    [
+      'the destination allowed, but no clusterResourceWhitelist: Argo CD may not create the Namespace',
+      { appProject: { ...everything, clusterResourceWhitelist: undefined } },
+      'Waits',
+      'NamespaceNotPermitted',
+    ],
+    [
+      'Namespace whitelisted by globs',
+      {
+        appProject: {
+          ...everything,
+          clusterResourceWhitelist: [{ group: '*', kind: '*' }],
+        },
+      },
+      'Promotes',
+      'Registered',
+    ],
+    [
+      'Namespace whitelisted for other names only',
+      {
+        appProject: {
+          ...everything,
+          clusterResourceWhitelist: [
+            { group: '', kind: 'Namespace', name: 'payments-*' },
+          ],
+        },
+      },
+      'Waits',
+      'NamespaceNotPermitted',
+    ],
+    [
+      'Namespace whitelisted but blacklisted',
+      {
+        appProject: {
+          ...everything,
+          clusterResourceWhitelist: [{ group: '*', kind: '*' }],
+          clusterResourceBlacklist: namespaces,
+        },
+      },
+      'Waits',
+      'NamespaceNotPermitted',
     ],
     [
       'Fails comes before the AppProject check',

@@ -5,6 +5,7 @@
 import { IN_CLUSTER_SERVER } from '../clusters/names';
 import {
   appProjectPermits,
+  appProjectPermitsClusterResource,
   type AppProjectFacts,
   type ArgoDestination,
 } from './appProject';
@@ -48,6 +49,11 @@ export const PlacementReasons = {
   AppProjectMissing: 'AppProjectMissing',
   /** Waits: the zone's AppProject does not allow the destination. */
   DestinationNotPermitted: 'DestinationNotPermitted',
+  /**
+   * Waits: the zone's AppProject does not let Argo CD create the zone's Namespace (the zone
+   * Application's `CreateNamespace=true`; Namespace is not on its `spec.clusterResourceWhitelist`).
+   */
+  NamespaceNotPermitted: 'NamespaceNotPermitted',
 } as const;
 /** @public */
 export type PlacementReason =
@@ -129,6 +135,9 @@ export function zoneDestination(
   }
   return { name: zone.cluster, namespace: zone.name };
 }
+
+/** The kind the zone Application's `CreateNamespace=true` makes. */
+const NAMESPACE_KIND = { group: '', kind: 'Namespace' };
 
 function describeDestination(d: ArgoDestination): string {
   return d.name
@@ -252,6 +261,19 @@ export function decideZonePlacement(input: ZonePlacementInput): ZonePlacement {
           destination,
         )}${scoped}: add it to the AppProject's spec.destinations, or Argo CD refuses to sync the Application`,
         { missingDestination: destination },
+      );
+    }
+    if (
+      !appProjectPermitsClusterResource(
+        input.appProject,
+        NAMESPACE_KIND,
+        destination.namespace ?? '',
+      )
+    ) {
+      return result(
+        'Waits',
+        PlacementReasons.NamespaceNotPermitted,
+        `AppProject ${project} does not let Argo CD create Namespace ${destination.namespace}, which the zone Application makes (CreateNamespace=true): add { group: '', kind: Namespace } to the AppProject's spec.clusterResourceWhitelist (and keep it off spec.clusterResourceBlacklist), or Argo CD fails the sync with "resource :Namespace is not permitted in project ${project}"`,
       );
     }
   }

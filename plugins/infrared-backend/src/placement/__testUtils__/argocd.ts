@@ -24,7 +24,12 @@ export async function putAppProject(
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'AppProject',
     metadata: { name, namespace: 'argocd' },
-    spec: { sourceRepos: ['*'], destinations },
+    // Namespace: the zone Application's CreateNamespace=true needs it, as Argo CD does
+    spec: {
+      sourceRepos: ['*'],
+      destinations,
+      clusterResourceWhitelist: [{ group: '', kind: 'Namespace' }],
+    },
   };
   const created = await admin.must('POST', PROJECTS, body, [409]);
   if (created.status === 409) {

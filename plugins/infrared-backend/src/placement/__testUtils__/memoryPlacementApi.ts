@@ -63,7 +63,11 @@ export class MemoryPlacementApi implements PlacementKubeApi {
   addAppProject(name: string, destinations: Array<Record<string, string>>) {
     this.appProjects.set(name, {
       metadata: { name, namespace: 'argocd' },
-      spec: { destinations },
+      // Namespace: the zone Application's CreateNamespace=true needs it, as Argo CD does
+      spec: {
+        destinations,
+        clusterResourceWhitelist: [{ group: '', kind: 'Namespace' }],
+      },
     });
   }
 
