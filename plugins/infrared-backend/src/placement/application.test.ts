@@ -41,13 +41,14 @@ function options(zone: ProductZone, inCluster = false): ZoneApplicationOptions {
 }
 
 describe('the zone Application', () => {
-  it.each<[string, ProductZone, boolean, object, string]>([
+  it.each<[string, ProductZone, boolean, object, string, string]>([
     [
       'a kubeconfig cluster, by name',
       { name: 'checkout-prod', cluster: 'edge-demo' },
       false,
       { name: 'edge-demo', namespace: 'checkout-prod' },
       'products/checkout/zones/checkout-prod',
+      'values.yaml',
     ],
     [
       'an inCluster workload cluster, by the in-cluster server',
@@ -55,6 +56,7 @@ describe('the zone Application', () => {
       true,
       { server: 'https://kubernetes.default.svc', namespace: 'checkout-prod' },
       'products/checkout/zones/checkout-prod',
+      'values.yaml',
     ],
     [
       'the management cluster',
@@ -62,6 +64,7 @@ describe('the zone Application', () => {
       false,
       { server: 'https://kubernetes.default.svc', namespace: 'checkout-rc' },
       'products/checkout/zones/checkout-rc',
+      'values.yaml',
     ],
     [
       'a custom values path sets the source directory',
@@ -69,6 +72,23 @@ describe('the zone Application', () => {
       false,
       { server: 'https://kubernetes.default.svc', namespace: 'checkout-rc' },
       'zones/rc',
+      'values.yaml',
+    ],
+    [
+      'a custom values file name is what the directory source excludes',
+      { name: 'checkout-rc', valuesPath: 'zones/rc/rc-values.yml' },
+      false,
+      { server: 'https://kubernetes.default.svc', namespace: 'checkout-rc' },
+      'zones/rc',
+      'rc-values.yml',
+    ],
+    [
+      "glob characters of the values file name are literal in Argo CD's exclude",
+      { name: 'checkout-rc', valuesPath: 'zones/rc/values[1]*.yaml' },
+      false,
+      { server: 'https://kubernetes.default.svc', namespace: 'checkout-rc' },
+      'zones/rc',
+      'values\\[1\\]\\*.yaml',
     ],
     [
       'a values file at the root keeps the default directory',
@@ -76,17 +96,20 @@ describe('the zone Application', () => {
       false,
       { server: 'https://kubernetes.default.svc', namespace: 'checkout-rc' },
       'products/checkout/zones/checkout-rc',
+      'values.yaml',
     ],
-  ])('%s', (_name, zone, inCluster, destination, sourcePath) => {
+  ])('%s', (_name, zone, inCluster, destination, sourcePath, valuesFile) => {
     const app = buildZoneApplication(options(zone, inCluster));
     expect(app.metadata.name).toBe(`product-${zone.name}`);
     expect(app.metadata.namespace).toBe('argocd');
     expect(app.spec.project).toBe('products');
     expect(app.spec.destination).toEqual(destination);
     expect(app.spec.source).toEqual({
+      name: 'ir-org-acme/checkout-v1',
       repoURL: 'file:///tmp/gitops.git',
       targetRevision: 'main',
       path: sourcePath,
+      directory: { exclude: valuesFile },
     });
     expect(zoneSourcePath('checkout', zone)).toBe(sourcePath);
     expect(app.metadata.labels).toMatchObject({
@@ -100,6 +123,21 @@ describe('the zone Application', () => {
       'infrared.darkshift.io/version': 'v1.2.3',
     });
     expect(argoApplicationValidator()(app)).toBeUndefined();
+  });
+
+  it('a new Release changes the source (Argo CD compares again at once), the same Release does not', () => {
+    const opts = options({ name: 'checkout-prod', cluster: 'edge-demo' });
+    const next = buildZoneApplication({
+      ...opts,
+      release: { ...release, name: 'checkout-v2', version: 'v1.3.0' },
+    });
+    expect(next.spec.source.name).toBe('ir-org-acme/checkout-v2');
+    expect(next.spec.source).not.toEqual(
+      buildZoneApplication(opts).spec.source,
+    );
+    expect(buildZoneApplication(opts).spec.source).toEqual(
+      buildZoneApplication(opts).spec.source,
+    );
   });
 
   it('renders YAML that parses back to the validated object', () => {

@@ -23,7 +23,13 @@ export interface ZoneApplicationOptions {
   zone: ProductZone;
   /** The zone's decision (name, destination, project). */
   placement: Pick<ZonePlacement, 'applicationName' | 'destination' | 'project'>;
-  release: { namespace: string; name: string; version?: string };
+  release: {
+    namespace: string;
+    name: string;
+    version?: string;
+    image?: string;
+    commit?: string;
+  };
   /** The gitops repository as Argo CD clones it, and its default branch. */
   repoUrl: string;
   branch: string;
@@ -37,9 +43,34 @@ export function zoneSourcePath(productName: string, zone: ProductZone): string {
     : dir;
 }
 
+/** A file name as a literal glob of Argo CD's directory include/exclude (gobwas/glob syntax). */
+function literalGlob(name: string): string {
+  return name.replace(/[\\*?[\]{}]/g, c => `\\${c}`);
+}
+
+/**
+ * The source's `directory`: the zone's values file (reference.md B,
+ * `products/<product>/zones/<zone>/values.yaml`) lives in the zone's directory but is not a
+ * Kubernetes object, so Argo CD's directory source excludes it; every other YAML file of the
+ * directory (the gate's `release.yaml`, anything a team adds) is synced.
+ */
+export function zoneSourceDirectory(
+  productName: string,
+  zone: ProductZone,
+): { exclude: string } {
+  return {
+    exclude: literalGlob(
+      path.posix.basename(zoneValuesPath(productName, zone)),
+    ),
+  };
+}
+
 /**
  * The zone's Argo CD Application `product-<zone>` (namespace argocd): it syncs the zone's directory
  * of the gitops repository to the zone's namespace on its cluster, in the zone's AppProject.
+ * `source.name` is the Release (`<namespace>/<name>`): a new Release changes the Application's
+ * source, so Argo CD compares it again at once ("spec.source differs") and the gate can tell a
+ * status of this Release's source (`status.sync.comparedTo.source.name`) from an older one.
  */
 export function buildZoneApplication(options: ZoneApplicationOptions): any {
   const { product, zone, placement, release } = options;
@@ -66,9 +97,11 @@ export function buildZoneApplication(options: ZoneApplicationOptions): any {
     spec: {
       project: placement.project,
       source: {
+        name: `${release.namespace}/${release.name}`,
         repoURL: options.repoUrl,
         targetRevision: options.branch,
         path: zoneSourcePath(product.name, zone),
+        directory: zoneSourceDirectory(product.name, zone),
       },
       destination: { ...placement.destination },
       syncPolicy: {

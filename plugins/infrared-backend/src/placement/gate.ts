@@ -10,6 +10,7 @@ import {
   forEachLimited,
   isConflict,
   type ClusterApi,
+  type GitopsChange,
   type GitopsPublisher,
   type GitopsRepoDescription,
   type PlacementKubeApi,
@@ -20,6 +21,11 @@ import {
   ZONE_LABEL,
 } from './application';
 import type { ApplicationValidator } from './argoModels';
+import {
+  InvalidZoneContentError,
+  renderZoneContent,
+  zoneContentPath,
+} from './zoneContent';
 import {
   isGated,
   planRelease,
@@ -43,6 +49,8 @@ export interface ReleaseGateOptions {
   logger: LoggerService;
   /** Argo CD's Application schema; default @kubernetes-models/argo-cd. */
   validate?: ApplicationValidator;
+  /** Kubernetes' schema of the zone content's objects; default kubernetes-models. */
+  validateContent?: ApplicationValidator;
   now?: () => Date;
 }
 
@@ -176,60 +184,85 @@ export class ReleaseGate {
     plan: ReleasePlan,
     describe: () => Promise<GitopsRepoDescription>,
   ): Promise<PromotionOutcome> {
-    const { release, product } = plan;
-    const { zone, placement, pending } = plan.promote!;
+    const { pending } = plan.promote!;
     try {
-      const repo = await describe();
-      const version = release.status?.version || release.spec.version;
-      const text = renderZoneApplication(
-        {
-          product: {
-            namespace: product!.metadata.namespace ?? '',
-            name: product!.metadata.name,
-          },
-          zone,
-          placement,
-          release: {
-            namespace: release.metadata.namespace ?? '',
-            name: release.metadata.name,
-            version: version || undefined,
-          },
-          repoUrl: repo.repoUrl,
-          branch: repo.defaultBranch,
-        },
-        this.options.validate,
-      );
-      const what = `${product!.metadata.name}${version ? ` ${version}` : ''}`;
+      const change = promotionChange(plan, await describe(), this.options);
       const result = await this.options.publisher.publish(
-        {
-          key: promotionKey(release, zone.name),
-          title: `Promote ${what} to zone ${zone.name}`,
-          body: [
-            `Release \`${releaseRef(release)}\` promotes zone \`${
-              zone.name
-            }\` of Product \`${product!.metadata.namespace}/${
-              product!.metadata.name
-            }\`.`,
-            '',
-            `- Application: \`${placement.applicationName}\` in \`${placement.applicationPath}\``,
-            `- Destination: ${
-              placement.destination.name
-                ? `cluster \`${placement.destination.name}\``
-                : `\`${placement.destination.server}\``
-            }, namespace \`${placement.destination.namespace}\``,
-            `- AppProject: \`${placement.project}\``,
-            `- Placement: ${placement.decision}, ${placement.message}`,
-          ].join('\n'),
-          files: { [placement.applicationPath]: text },
-        },
+        change,
         pending ? { pending } : undefined,
       );
       return { result };
     } catch (e) {
       return {
         error: (e as Error).message,
-        invalid: e instanceof InvalidApplicationError,
+        invalid:
+          e instanceof InvalidApplicationError ||
+          e instanceof InvalidZoneContentError,
       };
     }
   }
+}
+
+/**
+ * The gitops change that promotes the plan's zone: the zone Application at its applicationPath and,
+ * in the same change, what it syncs (zoneContent.ts) in the zone's directory. Throws
+ * InvalidApplicationError or InvalidZoneContentError when a schema refuses them.
+ */
+export function promotionChange(
+  plan: ReleasePlan,
+  repo: Pick<GitopsRepoDescription, 'repoUrl' | 'defaultBranch'>,
+  validators: Pick<ReleaseGateOptions, 'validate' | 'validateContent'> = {},
+): GitopsChange {
+  const { release, product } = plan;
+  const { zone, placement } = plan.promote!;
+  const version = release.status?.version || release.spec.version;
+  const zoneRelease = {
+    namespace: release.metadata.namespace ?? '',
+    name: release.metadata.name,
+    version: version || undefined,
+    image: release.status?.image || undefined,
+    commit: release.status?.commit || release.spec.commit || undefined,
+  };
+  const productRef = {
+    namespace: product!.metadata.namespace ?? '',
+    name: product!.metadata.name,
+  };
+  const text = renderZoneApplication(
+    {
+      product: productRef,
+      zone,
+      placement,
+      release: zoneRelease,
+      repoUrl: repo.repoUrl,
+      branch: repo.defaultBranch,
+    },
+    validators.validate,
+  );
+  const contentPath = zoneContentPath(productRef.name, zone);
+  const content = renderZoneContent(
+    { product: productRef, zone, release: zoneRelease },
+    validators.validateContent,
+  );
+  const what = `${productRef.name}${version ? ` ${version}` : ''}`;
+  const { destination } = placement;
+  return {
+    key: promotionKey(release, zone.name),
+    title: `Promote ${what} to zone ${zone.name}`,
+    body: [
+      `Release \`${releaseRef(release)}\` promotes zone \`${
+        zone.name
+      }\` of Product \`${productRef.namespace}/${productRef.name}\`.`,
+      '',
+      `- Application: \`${placement.applicationName}\` in \`${placement.applicationPath}\``,
+      `- Content it syncs: \`${contentPath}\` (ConfigMap \`${productRef.name}-release\`, Service \`${productRef.name}\`)`,
+      `- Destination: ${
+        destination.name
+          ? `cluster \`${destination.name}\``
+          : `\`${destination.server}\``
+      }, namespace \`${destination.namespace}\``,
+      `- AppProject: \`${placement.project}\``,
+      `- Placement: ${placement.decision}, ${placement.message}`,
+    ].join('\n'),
+    files: { [placement.applicationPath]: text, [contentPath]: content },
+  };
 }

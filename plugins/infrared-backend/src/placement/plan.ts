@@ -25,7 +25,9 @@ import type {
   ArgoObject,
   GitopsPullRequest,
 } from '@infrared-clusters/plugin-infrared-node';
-import { RELEASE_ANNOTATION } from './application';
+import { applicationState } from './argoStatus';
+
+export { applicationState } from './argoStatus';
 
 /** Release phases the gate evaluates; the build and tag phases before them are not its business. */
 export const GATED_RELEASE_PHASES: readonly ReleasePhase[] = [
@@ -87,48 +89,6 @@ export function releaseRef(release: ReleaseResource): string {
 /** Whether the gate evaluates a Release. */
 export function isGated(release: ReleaseResource): boolean {
   return GATED_RELEASE_PHASES.includes(release.status?.phase as ReleasePhase);
-}
-
-/**
- * Whether the zone's Application runs this Release and Argo CD reports it Synced and Healthy, read
- * from the Application's status as Argo CD writes it (status.sync.status, status.health.status).
- */
-export function applicationState(
-  app: ArgoObject | undefined,
-  ref: string,
-  placement: Pick<ZonePlacement, 'applicationName' | 'applicationPath'>,
-): { healthy: boolean; message: string } {
-  const name = placement.applicationName;
-  if (!app) {
-    return {
-      healthy: false,
-      message: `waiting for Argo CD to create Application ${name} in namespace argocd from ${placement.applicationPath}`,
-    };
-  }
-  const runs = app.metadata.annotations?.[RELEASE_ANNOTATION];
-  if (runs !== ref) {
-    return {
-      healthy: false,
-      message: `Application ${name} is still at ${
-        runs ? `release ${runs}` : 'another revision'
-      }; waiting for Argo CD to sync the change`,
-    };
-  }
-  const sync = app.status?.sync?.status ?? 'Unknown';
-  const health = app.status?.health?.status ?? 'Unknown';
-  if (sync === 'Synced' && health === 'Healthy') {
-    return {
-      healthy: true,
-      message: `Application ${name} is Synced and Healthy`,
-    };
-  }
-  const detail = app.status?.health?.message
-    ? `: ${app.status.health.message}`
-    : '';
-  return {
-    healthy: false,
-    message: `Argo CD reports Application ${name} ${sync} and ${health}${detail}`,
-  };
 }
 
 function entry(

@@ -3,12 +3,8 @@ import type {
   ReleaseZoneStatus,
 } from '@infrared-clusters/plugin-infrared-common';
 import type { GitopsPublishResult } from '@infrared-clusters/plugin-infrared-node';
-import {
-  applicationState,
-  GateReasons,
-  summarize,
-  type ZonePromotion,
-} from './plan';
+import { applicationState } from './argoStatus';
+import { GateReasons, summarize, type ZonePromotion } from './plan';
 import { canonicalJson } from '../canonicalJson';
 
 /** The outcome of promoting a zone: the publisher's result, or why it could not publish. */
