@@ -5,10 +5,12 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
 import { ensureArgoCd } from './argocdBinary';
+import { bootstrapArgoCd } from './argocdBootstrap';
 import { upDemoArgoCd } from './argocdDemo';
 import { ControlPlane, startControlPlane } from './controlPlane';
 import { ensureDemoChild } from './demo';
-import { eventually } from './helpers';
+import { setUpPlacementDemo } from './demoPlacement';
+import { eventually, installCrds } from './helpers';
 import { isRunning } from './processes';
 
 // The first run on a machine builds Argo CD from Go modules (about 19 min cold, once: cached).
@@ -301,6 +303,37 @@ describe('the Argo CD bootstrap on a real Argo CD', () => {
     expect(
       (await argoGet('/api/v1/projects/platform', tokens.backstage)).status,
     ).toBe(403);
+  });
+
+  it("the placement demo appends its zones' destinations to the bootstrap's products, which a second bootstrap keeps", async () => {
+    await installCrds(
+      cp.cluster('management'),
+      path.join(REPO, 'deploy', 'crds'),
+    );
+    const demo = await setUpPlacementDemo(cp.cluster('management'), {
+      repoRoot: REPO,
+      argoCdRuns: true,
+      repoUrl: argo.gitUrl,
+    });
+    expect(demo.created).not.toContain('AppProject products');
+    await bootstrapArgoCd(cp, {
+      repoUrl: argo.gitUrl,
+      managementCluster: MGMT,
+    });
+    const products = (await argoGet('/api/v1/projects/products')).body.spec;
+    expect(products.sourceRepos).toEqual([argo.gitUrl]);
+    expect(products.destinations).toEqual([
+      { server: 'https://kubernetes.default.svc', namespace: 'checkout-rc' },
+      { name: 'edge-demo', namespace: 'checkout-prod' },
+    ]);
+    // Argo CD's own CRDs stayed: the reduced test kinds were not installed over them
+    const crd = await admin.must(
+      'GET',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/applications.argoproj.io',
+    );
+    expect(
+      crd.body.metadata.managedFields.map((f: any) => f.manager),
+    ).not.toContain('devenv'); // installCrds' merge patch of deploy/test-fixtures
   });
 
   it('a child the registrar registers shows Unknown until the component registration writes targets it, then Successful', async () => {
