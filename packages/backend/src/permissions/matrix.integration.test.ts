@@ -23,6 +23,7 @@ import {
   cleanUp,
   createOrgAndProduct,
   isRegistered,
+  releaseWithZone,
   setLastJob,
   ORG,
   ORG_NAMESPACE,
@@ -274,6 +275,25 @@ describe('the permission matrix on the real backend and the devenv control plane
         'PUT',
         `${I}/v1/products/${ORG_NAMESPACE}/${world.product}/zones/${world.zone}/cluster`,
         { cluster: open },
+      ),
+    'zone.approve': async c => {
+      // an allowed caller approves a Release of its own; a refused one the shared Release
+      let release = `${run}-rel`;
+      if (c === 'orgAdmin' || c === 'platformAdmin' || c === 'external') {
+        release = `${run}-rel-${lower(c)}`;
+        await releaseWithZone(world, release, 'AwaitingApproval');
+      }
+      return call(
+        c,
+        'POST',
+        `${I}/v1/products/${ORG_NAMESPACE}/${world.product}/releases/${release}/zones/${world.zone}/approval`,
+      );
+    },
+    'zone.approve.healthy': c =>
+      call(
+        c,
+        'POST',
+        `${I}/v1/products/${ORG_NAMESPACE}/${world.product}/releases/${run}-rel-done/zones/${world.zone}/approval`,
       ),
     'kubernetes.clusters': async c => {
       const res = await call(c, 'GET', '/api/kubernetes/clusters');
@@ -566,6 +586,8 @@ describe('the permission matrix on the real backend and the devenv control plane
     );
     await bareCluster(world, keep);
     await createOrgAndProduct(world, [open, closed]);
+    await releaseWithZone(world, `${run}-rel`, 'AwaitingApproval');
+    await releaseWithZone(world, `${run}-rel-done`, 'Healthy');
     await eventually(
       async () => {
         await scheduler.triggerTask(CLUSTERS_TASK);

@@ -165,6 +165,20 @@ export const PERMISSION_MATRIX: MatrixRow[] = [
     [401, 403, 200, 200, 200],
     true,
   ),
+  infrared(
+    'zone.approve',
+    'POST /v1/products/{ns}/{name}/releases/{release}/zones/{zone}/approval (AwaitingApproval)',
+    "org admin of the Product's org, or infrared.allowlist.update",
+    [401, 403, 200, 200, 200],
+    true,
+  ),
+  infrared(
+    'zone.approve.healthy',
+    'POST /v1/products/{ns}/{name}/releases/{release}/zones/{zone}/approval (a Healthy zone)',
+    "org admin of the Product's org, or infrared.allowlist.update; only a zone AwaitingApproval (409)",
+    [401, 403, 409, 409, 409],
+    true,
+  ),
   {
     id: 'kubernetes.clusters',
     surface: 'kubernetes',

@@ -33,9 +33,9 @@ async function items(client: KubeClient, path: string): Promise<any[]> {
 /**
  * What a refused write must leave as it was, read with admin clients: the run's Clusters (spec,
  * being deleted), the kubeconfig Secrets in infrared (data), the Jobs in infrared and
- * infrared-tofu, Organization acme (spec: its teams and allowlist), the run's Product (spec), and
- * the run's Namespaces on the management and the workload cluster. Status is left out: the
- * reconciler writes it on its own.
+ * infrared-tofu, Organization acme (spec: its teams and allowlist), the run's Product (spec) and
+ * Releases (spec and status), and the run's Namespaces on the management and the workload cluster.
+ * The other objects' status is left out: the reconciler writes it on its own.
  */
 export async function snapshot(w: World): Promise<Record<string, string>> {
   const mine = (o: any) => JSON.stringify(o.metadata).includes(w.run);
@@ -68,6 +68,17 @@ export async function snapshot(w: World): Promise<Record<string, string>> {
     `${API}/namespaces/${ORG_NAMESPACE}/products/${w.product}`,
   );
   out[`Product ${w.product}`] = sha(product.body?.spec);
+  // the run's Releases: status too, which only an approval writes here (no gate runs on them)
+  const releases = await items(
+    w.management,
+    `${API}/namespaces/${ORG_NAMESPACE}/releases`,
+  );
+  for (const r of releases.filter(mine)) {
+    out[`Release ${r.metadata.name}`] = sha({
+      spec: r.spec,
+      status: r.status,
+    });
+  }
   for (const [where, client] of [
     ['management', w.management],
     ['workload', w.workload],
@@ -128,6 +139,34 @@ export async function createOrgAndProduct(
   );
 }
 
+/**
+ * A Release of the run's Product whose zone is in `zonePhase` (something to approve). Its phase is
+ * Tagged, one no release gate evaluates, so the gates of the other backends on the shared control
+ * plane leave the zone as written.
+ */
+export async function releaseWithZone(
+  w: World,
+  name: string,
+  zonePhase: 'AwaitingApproval' | 'Healthy',
+): Promise<void> {
+  const path = `${API}/namespaces/${ORG_NAMESPACE}/releases`;
+  await w.management.must('POST', path, {
+    apiVersion: 'infrared.darkshift.io/v1alpha1',
+    kind: 'Release',
+    metadata: { name, namespace: ORG_NAMESPACE },
+    spec: { productRef: { name: w.product } },
+  });
+  await w.management.must(
+    'PATCH',
+    `${path}/${name}/status`,
+    {
+      status: { phase: 'Tagged', zones: [{ name: w.zone, phase: zonePhase }] },
+    },
+    [],
+    'application/merge-patch+json',
+  );
+}
+
 /** A bare workload Cluster made with the admin client (something to remove). */
 export async function bareCluster(w: World, name: string): Promise<void> {
   await w.management.must('POST', `${API}/clusters`, {
@@ -146,7 +185,7 @@ export async function isRegistered(w: World, name: string): Promise<boolean> {
   );
 }
 
-/** Removes what the run made (Clusters, Namespaces, the Product); leaves Organization acme. */
+/** Removes what the run made (Clusters, Namespaces, the Product, its Releases); leaves Organization acme. */
 export async function cleanUp(w: World): Promise<void> {
   const mine = (o: any) => JSON.stringify(o.metadata).includes(w.run);
   for (const c of (await items(w.management, `${API}/clusters`)).filter(mine)) {
@@ -156,6 +195,16 @@ export async function cleanUp(w: World): Promise<void> {
     'DELETE',
     `${API}/namespaces/${ORG_NAMESPACE}/products/${w.product}`,
   );
+  const releases = await items(
+    w.management,
+    `${API}/namespaces/${ORG_NAMESPACE}/releases`,
+  );
+  for (const r of releases.filter(mine)) {
+    await w.management.request(
+      'DELETE',
+      `${API}/namespaces/${ORG_NAMESPACE}/releases/${r.metadata.name}`,
+    );
+  }
   for (const client of [w.management, w.workload]) {
     for (const n of (await items(client, '/api/v1/namespaces')).filter(mine)) {
       const ns = `/api/v1/namespaces/${n.metadata.name}`;
