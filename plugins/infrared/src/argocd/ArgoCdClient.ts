@@ -64,7 +64,7 @@ export class ArgoCdClient implements ArgoCdApi {
     } catch {
       body = undefined;
     }
-    if (!response.ok) throw failure(response, body, this.proxyPath);
+    if (!response.ok) throw failure(response, body, this.proxyPath, text);
     if (body === undefined) {
       throw new ArgoCdApiError(
         'Argo CD answered with no JSON',
@@ -76,6 +76,12 @@ export class ArgoCdClient implements ArgoCdApi {
 }
 
 /**
+ * What Backstage's proxy (http-proxy-middleware) answers when it cannot reach its target: 504
+ * (connection refused, reset or timed out, host not found; 502 for a broken answer) with this text.
+ */
+const PROXY_UNREACHABLE = /^Error occurred while trying to proxy/;
+
+/**
  * Who refused and why: Argo CD's gRPC-gateway errors are `{ error, code, message }`; Backstage's
  * own (the proxy without such an endpoint, a caller without a Backstage token) are
  * `{ error: { name, message } }`; anything else (the proxy could not reach Argo CD) has no JSON.
@@ -84,7 +90,14 @@ function failure(
   response: Response,
   body: any,
   proxyPath: string,
+  text = '',
 ): ArgoCdApiError {
+  if (body === undefined && PROXY_UNREACHABLE.test(text)) {
+    return new ArgoCdApiError(
+      `The proxy to Argo CD answered ${response.status}: it could not reach Argo CD's API (is argocd-server running, at the target of proxy.endpoints['${proxyPath}/v1/clusters']?)`,
+      response.status,
+    );
+  }
   let who = 'Argo CD';
   let detail: string | undefined =
     typeof body?.message === 'string' ? body.message : undefined;

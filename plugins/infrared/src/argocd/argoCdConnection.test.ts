@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { argoCdConnectionOf } from './argoCdConnection';
+import { ArgoCdOpenApi } from './__testUtils__/argoCdOpenApi';
 import { redactCredentials } from './redactCredentials';
 
 const state = (status: string, message = '') => ({
@@ -6,6 +9,38 @@ const state = (status: string, message = '') => ({
 });
 
 describe('argoCdConnectionOf', () => {
+  it("reads Argo CD v3.6.1's own answer, recorded from the real argocd-server through the real proxy", () => {
+    // Written by packages/backend/src/permissions/argocdProxy.argocd.integration.test.ts, which
+    // also checks the live answer still has this shape.
+    const recorded = JSON.parse(
+      readFileSync(
+        join(__dirname, '__fixtures__', 'argocd-v3.6.1-clusters.json'),
+        'utf8',
+      ),
+    );
+    // v3.6.1's server adds Cluster.configHash (types.go), which Argo CD's published swagger does
+    // not describe; everything else is as the description the fake checks against says.
+    const described = {
+      ...recorded,
+      items: recorded.items.map(({ configHash, ...item }: any) => item),
+    };
+    expect(
+      ArgoCdOpenApi.load().checkResponse('ClusterService_List', 200, described),
+    ).toEqual([]);
+    const inCluster = recorded.items.find(
+      (c: any) => c.server === 'https://kubernetes.default.svc',
+    );
+    expect(
+      argoCdConnectionOf(
+        { name: 'infrared-mgmt', argoServer: 'https://kubernetes.default.svc' },
+        recorded.items,
+      ),
+    ).toEqual({
+      status: 'Successful',
+      attemptedAt: inCluster.info.connectionState.attemptedAt,
+    });
+  });
+
   it("picks, among Argo CD's entries with the cluster's server, the one named like the cluster", () => {
     const items = [
       { name: 'alias', server: 'https://a:6443', ...state('Failed', 'old') },

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import { management, registered } from '../../__testUtils__/fixtures';
 import { renderPage } from '../../__testUtils__/renderPage';
@@ -129,6 +130,28 @@ describe('Argo CD sees this cluster', () => {
     expect(row).toHaveTextContent(
       'Unknown (Argo CD could not be asked: Argo CD answered 403: permission denied: clusters, get, */https://203.0.113.10:6443)',
     );
+  });
+
+  it("shows Unknown, and that Argo CD's API could not be reached, when argocd-server is down behind the proxy", async () => {
+    // Backstage's proxy (http-proxy-middleware) answers a refused connection with 504 and this
+    // text, no JSON: what argocd.proxy.integration.test.ts (packages/backend) gets from the real
+    // proxy backend with the real argocd-server stopped, and proxy.test.ts before a closed port.
+    server.use(
+      http.get(
+        `${PROXY_URL}/v1/clusters`,
+        () =>
+          new HttpResponse(
+            'Error occurred while trying to proxy: 127.0.0.1:7007',
+            { status: 504 },
+          ),
+      ),
+    );
+    renderPage({ argoCdProxyPath: PROXY_PATH });
+    const row = await argoRow(await openPanel('edge-1'));
+    expect(row).toHaveTextContent(
+      "Unknown (Argo CD could not be asked: The proxy to Argo CD answered 504: it could not reach Argo CD's API (is argocd-server running, at the target of proxy.endpoints['/argocd/api/v1/clusters']?))",
+    );
+    expect(argo.requests).toEqual([]);
   });
 
   it('is not there, and nothing asks Argo CD, when no proxy path is configured', async () => {
