@@ -72,7 +72,9 @@ export function ensureArgoCd(
       `devenv: Argo CD is not built and Go is not installed. Install Go >= 1.26 (it builds Argo CD ${version} into ${dir} once, about 14 minutes cold on 2 cores), or set INFRARED_ARGOCD_BIN.`,
     );
   }
-  log(`devenv: building Argo CD ${version} into ${dir} (cold: about 14 min)`);
+  log(
+    `devenv: building Argo CD ${version} into ${dir}, once (cold: about 14-19 min on 2 cores)`,
+  );
   // eslint-disable-next-line no-restricted-syntax -- this package runs from source, it is never bundled
   const script = path.resolve(__dirname, '..', 'scripts', 'build-argocd.sh');
   const started = Date.now();

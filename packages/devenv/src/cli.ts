@@ -263,11 +263,23 @@ async function demoArgoCd(cp: ControlPlane, dataDir: string, repoRoot: string) {
     return undefined;
   }
   const started = Date.now();
-  const argo = await upDemoArgoCd(cp, {
-    dataDir,
-    repoRoot,
-    log: m => say(`devenv: ${m}`),
-  });
+  let argo;
+  try {
+    argo = await upDemoArgoCd(cp, {
+      dataDir,
+      repoRoot,
+      log: m => say(m.startsWith('devenv: ') ? m : `devenv: ${m}`),
+    });
+  } catch (e) {
+    // The portal still starts (its Argo CD row then cannot ask); `up` tries again next time.
+    await downDemoArgoCd(cp);
+    say(
+      `devenv: Argo CD did not start, going on without it (${ARGOCD_ENV}=off skips it): ${
+        (e as Error).message
+      }`,
+    );
+    return undefined;
+  }
   say(
     `devenv: Argo CD ${argo.reused ? 'reused' : 'started'} in ${(
       (Date.now() - started) /
