@@ -17,6 +17,7 @@ import {
   KubeClient,
   KubeClusterProber,
   kubeConfigFromText,
+  KubePlacementApi,
   managementApi,
   RequestCounter,
 } from '@infrared-clusters/plugin-infrared-node';
@@ -131,6 +132,8 @@ export async function startArgoCdBackend(
             prober: new KubeClusterProber(client),
             probeCounter: new RequestCounter(),
             server: client.server,
+            // Placement (the release gate, task infrared-release-gate) as the backend ServiceAccount.
+            placement: new KubePlacementApi(client),
           },
         }),
         mockServices.rootConfig.factory({
