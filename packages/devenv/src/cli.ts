@@ -11,15 +11,14 @@ import {
   startControlPlane,
   stopControlPlane,
 } from './controlPlane';
-import { setUpDemo } from './demo';
-import { setUpPlacementDemo } from './demoPlacement';
+import { demoSetup } from './cliDemo';
 import { ensureNamespace, installCrds } from './helpers';
 import { NodeAgent, tofuImageMapping } from './nodeAgent';
 import { isRunning, rssBytes, startProcess } from './processes';
 import { ensureTofu, tofuCacheDir } from './tofu';
 import { ensureHelm } from './helm';
 import { ensureArgoCd } from './argocdBinary';
-import { ARGOCD_ENV, downDemoArgoCd, upDemoArgoCd } from './argocdDemo';
+import { ARGOCD_TOKENS_FILE } from './argocdDemo';
 import {
   DEPLOY_VALUES,
   deployManifests,
@@ -87,7 +86,7 @@ async function up(flags: Record<string, string>) {
       say(`devenv: already up (${statePath})`);
       const cp = openControlPlane(statePath);
       await installProjectCrds(cp.clusters[0]);
-      if (demo) await demoSetup(cp, dataDir!);
+      if (demo) await demoSetup(cp, dataDir!, findRepoRoot(), say);
       if (demo) await demoNodeAgent(cp, statePath, dataDir!);
       printClusters(statePath, dataDir);
       return;
@@ -110,7 +109,7 @@ async function up(flags: Record<string, string>) {
     log: m => say(`devenv: ${m}`),
   });
   await installProjectCrds(cp.clusters[0]);
-  if (demo) await demoSetup(cp, dataDir!);
+  if (demo) await demoSetup(cp, dataDir!, findRepoRoot(), say);
   if (demo) await demoNodeAgent(cp, statePath, dataDir!);
   say(
     `devenv: up in ${((Date.now() - started) / 1000).toFixed(
@@ -230,67 +229,6 @@ async function nodeAgent(statePath: string, flags: Record<string, string>) {
   await agent.stop();
 }
 
-/**
- * The demo's namespaces, Nodes, kubeconfig files and child cluster (demo.ts), Argo CD (argocdDemo.ts)
- * and the placement demo, reusing what is there.
- */
-async function demoSetup(cp: ControlPlane, dataDir: string) {
-  const repoRoot = findRepoRoot();
-  await setUpDemo(cp, { dataDir, repoRoot, log: m => say(`devenv: ${m}`) });
-  const argo = await demoArgoCd(cp, dataDir, repoRoot);
-  const placement = await setUpPlacementDemo(cp.clusters[0], {
-    repoRoot,
-    argoCdRuns: !!argo,
-    repoUrl: argo?.gitUrl,
-  });
-  say(
-    `devenv: placement demo: Organization ${placement.org}, Product ${
-      placement.namespace
-    }/${placement.product} (zones ${placement.zones.join(', ')}), Release ${
-      placement.release
-    }${
-      placement.created.length ? `; made ${placement.created.join(', ')}` : ''
-    }`,
-  );
-}
-
-/** The demo's Argo CD, started or reused and bootstrapped; none (and a running one stopped) when off. */
-async function demoArgoCd(cp: ControlPlane, dataDir: string, repoRoot: string) {
-  if (process.env[ARGOCD_ENV] === 'off') {
-    if (await downDemoArgoCd(cp))
-      say(`devenv: Argo CD stopped (${ARGOCD_ENV}=off)`);
-    else say(`devenv: no Argo CD (${ARGOCD_ENV}=off)`);
-    return undefined;
-  }
-  const started = Date.now();
-  let argo;
-  try {
-    argo = await upDemoArgoCd(cp, {
-      dataDir,
-      repoRoot,
-      log: m => say(m.startsWith('devenv: ') ? m : `devenv: ${m}`),
-    });
-  } catch (e) {
-    // The portal still starts (its Argo CD row then cannot ask); `up` tries again next time.
-    await downDemoArgoCd(cp);
-    say(
-      `devenv: Argo CD did not start, going on without it (${ARGOCD_ENV}=off skips it): ${
-        (e as Error).message
-      }`,
-    );
-    return undefined;
-  }
-  say(
-    `devenv: Argo CD ${argo.reused ? 'reused' : 'started'} in ${(
-      (Date.now() - started) /
-      1000
-    ).toFixed(1)}s: ${argo.url}, gitops repo ${
-      argo.gitUrl
-    }; bootstrap: ${argo.bootstrapped.join(', ')}`,
-  );
-  return argo;
-}
-
 /** The project's CRDs (deploy/crds) on the management cluster, current with the checkout. */
 async function installProjectCrds(management: ClusterInfo) {
   const dir = path.join(findRepoRoot(), 'deploy', 'crds');
@@ -315,12 +253,20 @@ function renderDeployManifests() {
 }
 
 function printClusters(statePath: string, dataDir?: string) {
-  for (const c of openControlPlane(statePath).clusters) {
+  const cp = openControlPlane(statePath);
+  for (const c of cp.clusters) {
     const kc = dataDir
       ? path.join(dataDir, `${c.name}.kubeconfig`)
       : c.kubeconfigPath;
     say(`  ${c.name.padEnd(12)} ${c.server}  kubeconfig: ${kc}`);
   }
+  const argo = cp.state.argocd;
+  if (argo && dataDir)
+    say(
+      `  ${'argocd'.padEnd(12)} ${argo.url}  git: ${
+        argo.gitUrl
+      }  tokens: ${path.join(dataDir, ARGOCD_TOKENS_FILE)}`,
+    );
   say(`  stop with: devenv down${dataDir ? '' : ` --state ${statePath}`}`);
 }
 
