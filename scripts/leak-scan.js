@@ -106,6 +106,12 @@ function fromStateFiles(state, stateFile, secrets) {
         secrets.addPem('certificate', fs.readFileSync(file, 'utf8'));
       else if (/\.token$/.test(file))
         secrets.addToken('token', fs.readFileSync(file, 'utf8'));
+      // devenv's Argo CD: its accounts' API tokens, by account name
+      else if (/argocd-tokens\.json$/.test(file))
+        for (const t of Object.values(
+          JSON.parse(fs.readFileSync(file, 'utf8')),
+        ))
+          secrets.addToken('Argo CD token', t);
     }
   }
 }

@@ -177,3 +177,36 @@ describe('the start hook (scripts/start.d/10-devenv.js)', () => {
     ).rejects.toThrow('devenv up failed');
   });
 });
+
+describe("npm test's leak scan (scripts/leak-scan.js)", () => {
+  it('looks for the Argo CD tokens devenv keeps beside its state (argocd-tokens.json), never printing them', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { leakScan } = require(path.resolve(
+      __dirname,
+      '../../../scripts/leak-scan.js',
+    ));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leak-argocd-'));
+    const token = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiYWNrc3RhZ2UifQ.${'x1'.repeat(
+      22,
+    )}`;
+    fs.writeFileSync(
+      path.join(dir, 'state.json'),
+      JSON.stringify({ processes: [], clusters: [] }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'argocd-tokens.json'),
+      JSON.stringify({ backstage: token }),
+    );
+    const out = path.join(dir, 'out');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'portal.log'), `Bearer ${token}\n`);
+    const result = await leakScan({
+      stateFile: path.join(dir, 'state.json'),
+      texts: [out],
+      env: {},
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(result.hits.map((h: any) => h.kind)).toContain('Argo CD token');
+    expect(JSON.stringify(result)).not.toContain(token.split('.')[2]);
+  });
+});
