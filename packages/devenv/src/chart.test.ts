@@ -56,6 +56,18 @@ describe('the Helm chart deploy/helm/infrared-clusters', () => {
     expect(deployDrift(ROOT, files)).toEqual([]);
   });
 
+  it('helm show crds is a YAML stream of the four CRDs (the README upgrade step pipes it to kubectl apply)', () => {
+    const crds = parseManifests(
+      runHelm(helm, ['show', 'crds', CHART_DIR], ROOT),
+    );
+    expect(crds.map(named)).toEqual([
+      'CustomResourceDefinition clusters.infrared.darkshift.io',
+      'CustomResourceDefinition organizations.infrared.darkshift.io',
+      'CustomResourceDefinition products.infrared.darkshift.io',
+      'CustomResourceDefinition releases.infrared.darkshift.io',
+    ]);
+  });
+
   it("by default renders the backend and registrar accounts, and only the OpenTofu Jobs' Namespace", () => {
     expect(render().map(named)).toEqual([
       'Namespace infrared-tofu',

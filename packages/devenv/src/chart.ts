@@ -68,7 +68,11 @@ export function splitRender(
       const source = chunk.slice('# Source: '.length, newline);
       return {
         source: source.replace(`${CHART_NAME}/`, ''),
-        text: chunk.slice(newline + 1).trimEnd(),
+        // a chart file's own leading `---` (crds/ files have one, so `helm show crds` is a stream)
+        text: chunk
+          .slice(newline + 1)
+          .replace(/^---\n/, '')
+          .trimEnd(),
       };
     })
     .filter(doc => doc.text.length > 0);
