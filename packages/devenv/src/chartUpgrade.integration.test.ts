@@ -344,9 +344,32 @@ describe('upgrading the chart from its first version to this tree', () => {
     );
     await serverSideApply(cp.cluster('management'), crds);
     await settled();
-    helmRun(['upgrade', 'infrared-clusters', CHART_DIR, '-n', 'infrared']);
+    const upgraded = helmRun([
+      'upgrade',
+      'infrared-clusters',
+      CHART_DIR,
+      '-n',
+      'infrared',
+    ]);
+    // the chart's NOTES say the CRD step after every upgrade
+    expect(upgraded).toMatch(
+      /helm show crds .*\n.*kubectl apply --server-side --force-conflicts -f -/,
+    );
     const history = JSON.parse(
       helmRun(['history', 'infrared-clusters', '-n', 'infrared', '-o', 'json']),
+    );
+    const chartVersion = (dir: string) =>
+      /^version: (\S+)$/m.exec(
+        fs.readFileSync(path.join(dir, 'Chart.yaml'), 'utf8'),
+      )![1];
+    expect(history.map((h: any) => h.chart)).toEqual([
+      `infrared-clusters-${chartVersion(oldChart)}`,
+      `infrared-clusters-${chartVersion(path.join(ROOT, CHART_DIR))}`,
+      `infrared-clusters-${chartVersion(path.join(ROOT, CHART_DIR))}`,
+    ]);
+    // a chart whose CRDs or templates changed has a new version
+    expect(chartVersion(path.join(ROOT, CHART_DIR))).not.toBe(
+      chartVersion(oldChart),
     );
     expect(history.map((h: any) => h.status)).toEqual([
       'superseded',
