@@ -178,6 +178,9 @@ async function startBackend(
         POSTGRES_USER: postgres.connection.user,
         POSTGRES_PASSWORD: 'unused-trust-auth',
         GITHUB_TOKEN: 'bench-token-never-sent',
+        // the GitHub sign-in of app-config.production.yaml (nobody signs in here)
+        AUTH_GITHUB_CLIENT_ID: 'bench-client-id',
+        AUTH_GITHUB_CLIENT_SECRET: 'bench-secret-never-sent',
         INFRARED_GITOPS_REPO_URL: 'https://github.com/infrared-bench/gitops',
         INFRARED_TOKEN: token,
         INFRARED_DEVENV_MANAGEMENT_KUBECONFIG: kubeconfigFile,

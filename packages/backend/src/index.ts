@@ -7,6 +7,8 @@ backend.add(import('@backstage/plugin-proxy-backend'));
 
 backend.add(import('@backstage/plugin-auth-backend'));
 backend.add(import('@backstage/plugin-auth-backend-module-guest-provider'));
+// Production sign-in (auth.providers.github in app-config.production.yaml); idle without that config.
+backend.add(import('@backstage/plugin-auth-backend-module-github-provider'));
 
 backend.add(import('@backstage/plugin-catalog-backend'));
 backend.add(
