@@ -301,8 +301,13 @@ function createFakePortal(options = {}) {
           );
         }
         state.clusters = state.clusters.filter(c => c !== cluster);
-        res.writeHead(204);
-        return res.end();
+        // the real answer (issue 22.7): this fake has no zones or allowlists
+        return send(res, 200, {
+          name,
+          zones: [],
+          allowlists: [],
+          message: `Cluster ${name} removed. No zone names cluster ${name}.`,
+        });
       }
     }
     return error(

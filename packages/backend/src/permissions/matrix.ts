@@ -108,7 +108,7 @@ export const PERMISSION_MATRIX: MatrixRow[] = [
     'clusters.remove',
     'DELETE /v1/clusters/{name}',
     'infrared.cluster.delete',
-    ADMIN_WRITE(204),
+    ADMIN_WRITE(200),
     true,
   ),
   infrared(

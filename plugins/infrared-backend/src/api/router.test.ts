@@ -165,7 +165,11 @@ describe('REST API: org allowlists and zone placement', () => {
       },
     ]);
     const read = await h.send('get', '/v1/orgs/acme/cluster-allowlist');
-    expect(read.body).toEqual({ clusters: ['core', 'edge'] });
+    // neither is a Cluster here: both are flagged gone (issue 22.7)
+    expect(read.body).toEqual({
+      clusters: ['core', 'edge'],
+      gone: ['core', 'edge'],
+    });
   });
 
   it('writes nothing when the allowlist already holds these clusters', async () => {
@@ -999,7 +1003,8 @@ describe('REST API /v1/clusters', () => {
       await h.scheduler.triggerTask('infrared-clusters-reconcile');
       expect(h.api.secretStore.has('argocd/cluster-edge')).toBe(true);
       const res = await h.send('delete', '/v1/clusters/edge');
-      expect(res.status).toBe(204);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ name: 'edge', zones: [] });
       expect(h.api.clusterStore.has('edge')).toBe(false);
       expect([...h.api.secretStore.keys()]).toEqual([]);
     });

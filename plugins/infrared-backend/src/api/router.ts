@@ -18,6 +18,7 @@ import {
   infraredClusterReadPermission,
   isBillableAction,
   provisionActionOf,
+  removedZoneLabel,
   validateAllowlistRequest,
   validateSetProvisionAction,
   validateClusterName,
@@ -28,7 +29,10 @@ import {
 import express from 'express';
 import Router from 'express-promise-router';
 import type { ClusterService } from '../clusters';
-import type { PlacementService } from '../placement';
+import {
+  removeClusterWithPlacement,
+  type PlacementService,
+} from '../placement';
 import type { ProvisioningService } from '../provisioning';
 import { createOpenApiRouter } from '../schema/openapi';
 import { createAuditing } from './auditing';
@@ -195,15 +199,31 @@ export async function createRouter(
   router.delete('/v1/clusters/:name', async (req, res) => {
     await authorize(req, infraredClusterDeletePermission);
     const { name } = req.params;
-    await audited(req, 'cluster-remove', { name }, async () => {
-      const problem = validateClusterName(name);
-      if (problem) throw new InputError(problem);
-      // a running apply or destroy is never cut short (issue 20.4)
-      const build = await options.provisioning?.buildInProgress(name);
-      if (build) throw new ConflictError(buildInProgressMessage(name, build));
-      await service().remove(name);
-    });
-    res.status(204).end();
+    const removal = await auditedChange(
+      req,
+      'cluster-remove',
+      { cluster: name },
+      async () => {
+        const problem = validateClusterName(name);
+        if (problem) throw new InputError(problem);
+        // a running apply or destroy is never cut short (issue 20.4)
+        const build = await options.provisioning?.buildInProgress(name);
+        if (build) throw new ConflictError(buildInProgressMessage(name, build));
+        const clusters = service();
+        const done = await removeClusterWithPlacement(
+          { remove: n => clusters.remove(n), placement: options.placement },
+          name,
+        );
+        return {
+          result: done,
+          meta: {
+            zones: done.zones.map(removedZoneLabel),
+            allowlists: done.allowlists,
+          },
+        };
+      },
+    );
+    res.json(removal);
   });
 
   router.get('/v1/orgs', async (req, res) => {

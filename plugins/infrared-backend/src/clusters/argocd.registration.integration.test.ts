@@ -137,7 +137,7 @@ describe('a real Argo CD syncs what a registration writes', () => {
     });
 
     // Removal: the Cluster goes, its Argo CD Secret goes (garbage collector), Argo CD forgets it ...
-    expect((await send('delete', `/v1/clusters/${name}`)).status).toBe(204);
+    expect((await send('delete', `/v1/clusters/${name}`)).status).toBe(200);
     const deletedAt = Date.now();
     await eventually(
       async () => (await argoCluster(name)) === undefined,

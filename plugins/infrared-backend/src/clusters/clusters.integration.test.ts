@@ -415,7 +415,7 @@ describe('cluster registration on a real control plane', () => {
     const name = uniqueName('edge-remove');
     await register(name, workload.kubeconfig);
     await waitRegistered(name);
-    expect((await send('delete', `/v1/clusters/${name}`)).status).toBe(204);
+    expect((await send('delete', `/v1/clusters/${name}`)).status).toBe(200);
     expect((await send('get', `/v1/clusters/${name}`)).status).toBe(404);
     await eventually(
       async () =>

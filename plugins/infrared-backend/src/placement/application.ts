@@ -1,8 +1,10 @@
+import type { ArgoObject } from '@infrared-clusters/plugin-infrared-node';
 import {
   MANAGED_BY_INFRARED,
   MANAGED_BY_LABEL,
   zoneValuesPath,
   type ProductZone,
+  type ZoneApplicationHolder,
   type ZonePlacement,
 } from '@infrared-clusters/plugin-infrared-common';
 import path from 'node:path';
@@ -17,6 +19,20 @@ export const ZONE_LABEL = 'infrared.darkshift.io/zone';
 /** The Release (`<namespace>/<name>`) a zone Application file was written for. */
 export const RELEASE_ANNOTATION = 'infrared.darkshift.io/release';
 export const VERSION_ANNOTATION = 'infrared.darkshift.io/version';
+
+/** The Product each zone Application was written for (its labels), by Application name. */
+export function zoneApplicationHolders(
+  applications: readonly ArgoObject[],
+): Map<string, ZoneApplicationHolder> {
+  const holders = new Map<string, ZoneApplicationHolder>();
+  for (const a of applications) {
+    const labels = a.metadata.labels ?? {};
+    const namespace = labels[PRODUCT_NAMESPACE_LABEL];
+    const name = labels[PRODUCT_LABEL];
+    if (namespace && name) holders.set(a.metadata.name, { namespace, name });
+  }
+  return holders;
+}
 
 export interface ZoneApplicationOptions {
   product: { namespace: string; name: string };

@@ -4,6 +4,7 @@ import {
   ARGOCD_NAMESPACE,
   appProjectFacts,
   placementClusterFacts,
+  zoneCollisions,
   type ReleaseResource,
 } from '@infrared-clusters/plugin-infrared-common';
 import {
@@ -18,6 +19,7 @@ import {
 import {
   InvalidApplicationError,
   renderZoneApplication,
+  zoneApplicationHolders,
   ZONE_LABEL,
 } from './application';
 import type { ApplicationValidator } from './argoModels';
@@ -174,6 +176,11 @@ export class ReleaseGate {
         projects.map(p => [p.metadata.name, appProjectFacts(p)]),
       ),
       applications: new Map(applications.map(a => [a.metadata.name, a])),
+      collisions: zoneCollisions(
+        products,
+        this.options.managementCluster,
+        zoneApplicationHolders(applications),
+      ),
       managementCluster: this.options.managementCluster,
       project: this.options.project,
       now: (this.options.now?.() ?? new Date()).toISOString(),

@@ -14,4 +14,5 @@ export {
 export { ReleaseGate, promotionKey, type GatePassSummary } from './gate';
 export { planRelease, GateReasons } from './plan';
 export { completePromotion } from './promotion';
+export { removeClusterWithPlacement } from './removal';
 export { buildZoneApplication, renderZoneApplication } from './application';

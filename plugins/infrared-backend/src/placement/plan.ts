@@ -9,6 +9,7 @@ import {
   findOrgOfNamespace,
   orgAllowlist,
   zoneApproval,
+  zoneClaimKey,
   zoneEnvironment,
   type AppProjectFacts,
   type OrganizationResource,
@@ -19,6 +20,7 @@ import {
   type ReleaseResource,
   type ReleaseStatus,
   type ReleaseZoneStatus,
+  type ZoneCollision,
   type ZonePlacement,
 } from '@infrared-clusters/plugin-infrared-common';
 import type {
@@ -63,6 +65,8 @@ export interface GateWorld {
   project: string;
   /** ISO time for startedAt and healthyAt. */
   now: string;
+  /** Zones another Product keeps the name or Application file of (zoneCollisions), by zoneClaimKey. */
+  collisions?: ReadonlyMap<string, ZoneCollision>;
 }
 
 /** The zone to promote in this pass. */
@@ -334,6 +338,7 @@ export function planRelease(
       managementCluster: world.managementCluster,
       project: world.project,
       appProject,
+      collision: world.collisions?.get(zoneClaimKey(product, zone)),
     });
     const step = zoneStep(zone, prior.get(zone.name), placement, {
       world,

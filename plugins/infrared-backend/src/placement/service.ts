@@ -11,6 +11,7 @@ import {
   appProjectFacts,
   decideZonePlacement,
   findOrgOfNamespace,
+  goneAllowlistEntries,
   isOrgAdmin,
   latestRelease,
   orgAllowlist,
@@ -19,8 +20,10 @@ import {
   productZoneViews,
   zoneApproval,
   zoneApprovalRefusal,
+  zoneClaimKey,
+  zoneCollisions,
   zoneEnvironment,
-  type ClusterAllowlist,
+  type ClusterAllowlistView,
   type OrganizationResource,
   type OrganizationView,
   type ProductPlacementView,
@@ -35,6 +38,7 @@ import {
   type ClusterApi,
   type PlacementKubeApi,
 } from '@infrared-clusters/plugin-infrared-node';
+import { zoneApplicationHolders, ZONE_LABEL } from './application';
 import { approveReleaseZone, type ApproveZoneRequest } from './approval';
 
 /** Who asks, as far as placement cares. */
@@ -101,22 +105,35 @@ export class PlacementService {
     return org;
   }
 
-  async getAllowlist(org: string): Promise<ClusterAllowlist> {
-    return { clusters: orgAllowlist(await this.org(org)) };
+  /** The org's allowlist, and the names on it no Cluster has (`gone`). */
+  async getAllowlist(org: string): Promise<ClusterAllowlistView> {
+    const [found, clusters] = await Promise.all([
+      this.org(org),
+      this.options.clusters.list(),
+    ]);
+    const allowed = orgAllowlist(found);
+    const known = [
+      this.options.managementCluster,
+      ...clusters.map(c => c.metadata.name),
+    ];
+    return { clusters: allowed, gone: goneAllowlistEntries(allowed, known) };
   }
 
   /**
-   * Replaces an org's cluster allowlist (stored sorted, as the set it is). Writes nothing when it
-   * already holds exactly these clusters. 404 for an unknown org.
+   * Replaces an org's cluster allowlist (stored sorted, as the set it is), or changes it with a
+   * function of the stored list. Writes nothing when it already holds exactly these clusters. 404
+   * for an unknown org.
    */
   async replaceAllowlist(
     name: string,
-    clusters: string[],
+    clusters: string[] | ((before: string[]) => string[]),
   ): Promise<AllowlistChange> {
-    const after = [...new Set(clusters)].sort();
     const change = await retryOnConflict(async () => {
       const org = await this.org(name);
       const before = orgAllowlist(org);
+      // a function is applied to the list as read, so a concurrent change is not lost
+      const next = typeof clusters === 'function' ? clusters(before) : clusters;
+      const after = [...new Set(next)].sort();
       const stored = org.spec.clusterAllowlist ?? [];
       const same =
         stored.length === after.length &&
@@ -155,6 +172,20 @@ export class PlacementService {
       );
   }
 
+  /** Zones whose name or Application file another Product keeps, as the gate sees them. */
+  private async collisions() {
+    const { kube, managementCluster } = this.options;
+    const [products, applications] = await Promise.all([
+      kube.listProducts(),
+      kube.listApplications(ARGOCD_NAMESPACE, ZONE_LABEL),
+    ]);
+    return zoneCollisions(
+      products,
+      managementCluster,
+      zoneApplicationHolders(applications),
+    );
+  }
+
   private async product(
     namespace: string,
     name: string,
@@ -174,11 +205,12 @@ export class PlacementService {
   ): Promise<ProductPlacementView> {
     const { kube, managementCluster, project } = this.options;
     const product = await this.product(namespace, name);
-    const [orgs, clusters, projects, releases] = await Promise.all([
+    const [orgs, clusters, projects, releases, collisions] = await Promise.all([
       kube.listOrganizations(),
       this.options.clusters.list(),
       kube.listAppProjects(ARGOCD_NAMESPACE),
       kube.listReleases(namespace),
+      this.collisions(),
     ]);
     const org = findOrgOfNamespace(orgs, namespace);
     const allowed = org ? orgAllowlist(org) : [];
@@ -209,6 +241,7 @@ export class PlacementService {
           managementCluster,
           project,
           appProject: projectObject ? appProjectFacts(projectObject) : null,
+          collision: collisions.get(zoneClaimKey(product, zone)),
         });
         const inRelease = releaseZones.get(zone.name);
         return {

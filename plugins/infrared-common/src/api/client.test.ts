@@ -53,9 +53,15 @@ describe('InfraredApiClient', () => {
     });
   });
 
-  it('removes a cluster, accepting 204 No Content', async () => {
-    const { client, calls } = fakeFetch(204);
-    await expect(client.removeCluster('edge')).resolves.toBeUndefined();
+  it('removes a cluster, answering the zones that stop and the allowlists it left', async () => {
+    const body = {
+      name: 'edge',
+      zones: [],
+      allowlists: ['acme'],
+      message: 'm',
+    };
+    const { client, calls } = fakeFetch(200, body);
+    await expect(client.removeCluster('edge')).resolves.toEqual(body);
     expect(calls[0]).toMatchObject({
       url: 'http://portal.test/api/infrared/v1/clusters/edge',
       init: { method: 'DELETE' },

@@ -9,6 +9,8 @@ import {
 import type { ProvisionAction } from '../provisioning/types';
 import type {
   ClusterAllowlist,
+  ClusterAllowlistView,
+  ClusterRemovalView,
   OrganizationView,
   ProductPlacementView,
   ReleaseZoneApprovalView,
@@ -36,11 +38,13 @@ export interface InfraredApi {
   listClusters(): Promise<ClusterView[]>;
   getCluster(name: string): Promise<ClusterView>;
   registerCluster(request: RegisterClusterRequest): Promise<ClusterView>;
-  removeCluster(name: string): Promise<void>;
+  /** Removes a workload cluster; answers the zones that stop and the allowlists it was taken off. */
+  removeCluster(name: string): Promise<ClusterRemovalView>;
   health(): Promise<HealthStatus>;
   /** Every Organization with its cluster allowlist. */
   listOrganizations(): Promise<OrganizationView[]>;
-  getClusterAllowlist(org: string): Promise<ClusterAllowlist>;
+  /** An org's allowlist, and its names no Cluster has (`gone`). */
+  getClusterAllowlist(org: string): Promise<ClusterAllowlistView>;
   /** Replaces an org's cluster allowlist (platform admins). */
   replaceClusterAllowlist(
     org: string,
@@ -164,8 +168,8 @@ export class InfraredApiClient implements InfraredApi {
     return this.read(this.api.registerCluster({ body: request }));
   }
 
-  async removeCluster(name: string): Promise<void> {
-    await this.read(this.api.removeCluster({ path: { name } }));
+  removeCluster(name: string): Promise<ClusterRemovalView> {
+    return this.read(this.api.removeCluster({ path: { name } }));
   }
 
   health(): Promise<HealthStatus> {
@@ -177,7 +181,7 @@ export class InfraredApiClient implements InfraredApi {
     return list.items;
   }
 
-  getClusterAllowlist(org: string): Promise<ClusterAllowlist> {
+  getClusterAllowlist(org: string): Promise<ClusterAllowlistView> {
     return this.read(this.api.getClusterAllowlist({ path: { org } }));
   }
 

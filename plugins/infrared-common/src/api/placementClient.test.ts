@@ -34,9 +34,13 @@ describe('InfraredApiClient: placement', () => {
   });
 
   it('reads and replaces an allowlist with a PUT of {clusters}', async () => {
-    const { client, calls } = fakeFetch(200, { clusters: ['a', 'b'] });
+    const { client, calls } = fakeFetch(200, {
+      clusters: ['a', 'b'],
+      gone: ['b'],
+    });
     await expect(client.getClusterAllowlist('acme')).resolves.toEqual({
       clusters: ['a', 'b'],
+      gone: ['b'],
     });
     await client.replaceClusterAllowlist('acme', ['b', 'a']);
     expect(calls.map(c => [c.init?.method, c.url])).toEqual([

@@ -16,6 +16,7 @@ import {
   zoneNameProblem,
   zoneTargetCluster,
 } from './paths';
+import { zoneCollisionMessage, type ZoneCollision } from './claims';
 import type { ProductZone } from './types';
 
 /** @public */
@@ -37,6 +38,11 @@ export const PlacementReasons = {
   InvalidZone: 'InvalidZone',
   /** Fails: the zone's applicationPath breaks the path rules. */
   InvalidApplicationPath: 'InvalidApplicationPath',
+  /**
+   * Fails: another Product keeps the zone's name (its Application `product-<zone>` and namespace)
+   * or its Application file (zoneCollisions).
+   */
+  ZoneTaken: 'ZoneTaken',
   /** Fails: no Organization holds the Product's namespace, so there is no allowlist. */
   NoOrganization: 'NoOrganization',
   /** Fails: the cluster is not on the org's cluster allowlist. */
@@ -94,6 +100,8 @@ export interface ZonePlacementInput {
    * not read (the check is skipped).
    */
   appProject?: AppProjectFacts | null;
+  /** Another Product keeps this zone's name or Application file (zoneCollisions); undefined when none. */
+  collision?: ZoneCollision;
 }
 
 /** @public */
@@ -188,6 +196,14 @@ export function decideZonePlacement(input: ZonePlacementInput): ZonePlacement {
         pathProblem,
       );
     }
+  }
+
+  if (input.collision) {
+    return result(
+      'Fails',
+      PlacementReasons.ZoneTaken,
+      zoneCollisionMessage(zone, input.collision),
+    );
   }
 
   if (zone.cluster) {

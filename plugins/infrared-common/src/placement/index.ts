@@ -3,6 +3,8 @@ export * from './paths';
 export * from './org';
 export * from './appProject';
 export * from './decision';
+export * from './claims';
+export * from './removal';
 export * from './requests';
 export * from './views';
 export * from './annotation';

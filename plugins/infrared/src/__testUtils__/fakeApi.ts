@@ -1,11 +1,13 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import type {
-  ClusterTemplate,
-  ClusterView,
-  OrganizationView,
-  ProductPlacementView,
-  ZoneView,
+import {
+  clusterRemovalMessage,
+  goneAllowlistEntries,
+  type ClusterTemplate,
+  type ClusterView,
+  type OrganizationView,
+  type ProductPlacementView,
+  type ZoneView,
 } from '@infrared-clusters/plugin-infrared-common';
 
 export const BASE = 'http://backstage.test/api/infrared';
@@ -130,7 +132,13 @@ export function createFakeApi() {
           { status: 404 },
         );
       }
-      return HttpResponse.json({ clusters: org.clusterAllowlist });
+      return HttpResponse.json({
+        clusters: org.clusterAllowlist,
+        gone: goneAllowlistEntries(
+          org.clusterAllowlist,
+          state.clusters.map(c => c.name),
+        ),
+      });
     }),
     http.put(
       `${BASE}/v1/orgs/:org/cluster-allowlist`,
@@ -215,7 +223,15 @@ export function createFakeApi() {
         path: `/v1/clusters/${params.name}`,
       });
       state.clusters = state.clusters.filter(c => c.name !== params.name);
-      return new HttpResponse(null, { status: 204 });
+      const zones = state.zones.filter(
+        z => z.clusterSet && z.cluster === params.name,
+      );
+      return HttpResponse.json({
+        name: params.name,
+        zones,
+        allowlists: [],
+        message: clusterRemovalMessage(String(params.name), zones, []),
+      });
     }),
   );
   return { server, state };

@@ -170,15 +170,22 @@ export const spec = {
         operationId: 'RemoveCluster',
         summary: 'Removes a workload cluster.',
         description:
-          "Deletes the Cluster; Kubernetes' garbage collector removes its kubeconfig Secret and its\nArgo CD cluster Secret. The gitops files stay; nothing on the cluster itself is touched.\nThe management cluster cannot be removed (409).\n",
+          "Deletes the Cluster; Kubernetes' garbage collector removes its kubeconfig Secret and its\nArgo CD cluster Secret. The gitops files stay; nothing on the cluster itself is touched.\nThe management cluster cannot be removed (409). In the same operation the cluster's name\nis taken off every org's cluster allowlist, so a cluster registered later under the same\nname is not allowed until a platform admin ticks it again. The answer lists the zones that\nnamed the cluster: they stop deploying.\n",
         security: [
           {
             bearer: [],
           },
         ],
         responses: {
-          '204': {
-            description: 'Removed.',
+          '200': {
+            description: 'Removed; what stops and what changed.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/ClusterRemoval',
+                },
+              },
+            },
           },
           '400': {
             $ref: '#/components/responses/ErrorResponse',
@@ -398,11 +405,12 @@ export const spec = {
         ],
         responses: {
           '200': {
-            description: "The Organization's spec.clusterAllowlist, sorted.",
+            description:
+              "The Organization's spec.clusterAllowlist, sorted, and which of its names no Cluster has.",
             content: {
               'application/json': {
                 schema: {
-                  $ref: '#/components/schemas/ClusterAllowlist',
+                  $ref: '#/components/schemas/ClusterAllowlistView',
                 },
               },
             },
@@ -1305,6 +1313,59 @@ export const spec = {
               maxLength: 42,
               pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
             },
+          },
+        },
+      },
+      ClusterAllowlistView: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['clusters', 'gone'],
+        description: "An org's cluster allowlist as GET answers it.",
+        properties: {
+          clusters: {
+            type: 'array',
+            items: {
+              type: 'string',
+            },
+          },
+          gone: {
+            type: 'array',
+            description:
+              "The names on the allowlist that no Cluster has: removed outside the API (the API's\nremoval takes the name off), or not registered yet. A zone placed on one Fails\n(UnknownCluster); a cluster registered under the name is allowed by the entry.\n",
+            items: {
+              type: 'string',
+            },
+          },
+        },
+      },
+      ClusterRemoval: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'zones', 'allowlists', 'message'],
+        description: 'What DELETE /v1/clusters/{name} stopped and changed.',
+        properties: {
+          name: {
+            type: 'string',
+          },
+          zones: {
+            type: 'array',
+            description:
+              'The zones that named the cluster (spec.delivery.zones[].cluster); they stop deploying.',
+            items: {
+              $ref: '#/components/schemas/Zone',
+            },
+          },
+          allowlists: {
+            type: 'array',
+            description:
+              'The orgs whose cluster allowlist named the cluster; the name was taken off.',
+            items: {
+              type: 'string',
+            },
+          },
+          message: {
+            type: 'string',
+            description: 'The same in words.',
           },
         },
       },

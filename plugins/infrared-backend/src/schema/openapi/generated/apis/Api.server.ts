@@ -5,7 +5,9 @@
 // **********************************************************************
 import { Cluster } from '../models/Cluster.model';
 import { ClusterAllowlist } from '../models/ClusterAllowlist.model';
+import { ClusterAllowlistView } from '../models/ClusterAllowlistView.model';
 import { ClusterList } from '../models/ClusterList.model';
+import { ClusterRemoval } from '../models/ClusterRemoval.model';
 import { ClusterTemplateList } from '../models/ClusterTemplateList.model';
 import { HealthStatus } from '../models/HealthStatus.model';
 import { ModelError } from '../models/ModelError.model';
@@ -46,7 +48,7 @@ export type GetClusterAllowlist = {
   path: {
     org: string;
   };
-  response: ClusterAllowlist | ModelError;
+  response: ClusterAllowlistView | ModelError;
 };
 /**
  * @public
@@ -111,7 +113,7 @@ export type RemoveCluster = {
   path: {
     name: string;
   };
-  response: void | ModelError;
+  response: ClusterRemoval | ModelError;
 };
 /**
  * @public

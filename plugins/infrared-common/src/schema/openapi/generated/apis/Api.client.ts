@@ -8,7 +8,9 @@ import { FetchApi } from '../types/fetch';
 import { pluginId } from '../pluginId';
 import { Cluster } from '../models/Cluster.model';
 import { ClusterAllowlist } from '../models/ClusterAllowlist.model';
+import { ClusterAllowlistView } from '../models/ClusterAllowlistView.model';
 import { ClusterList } from '../models/ClusterList.model';
+import { ClusterRemoval } from '../models/ClusterRemoval.model';
 import { ClusterTemplateList } from '../models/ClusterTemplateList.model';
 import { HealthStatus } from '../models/HealthStatus.model';
 import { OrganizationList } from '../models/OrganizationList.model';
@@ -213,7 +215,7 @@ export class DefaultApiClient {
   public async getClusterAllowlist(
     request: GetClusterAllowlist,
     options?: RequestOptions,
-  ): Promise<TypedResponse<ClusterAllowlist>> {
+  ): Promise<TypedResponse<ClusterAllowlistView>> {
     const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
     const uri = `/v1/orgs/${encodeURIComponent(
       request.path.org,
@@ -386,13 +388,16 @@ export class DefaultApiClient {
    * Removes a workload cluster.
    * Deletes the Cluster; Kubernetes' garbage collector removes its kubeconfig Secret and its
    * Argo CD cluster Secret. The gitops files stay; nothing on the cluster itself is touched.
-   * The management cluster cannot be removed (409).
+   * The management cluster cannot be removed (409). In the same operation the cluster's name
+   * is taken off every org's cluster allowlist, so a cluster registered later under the same
+   * name is not allowed until a platform admin ticks it again. The answer lists the zones that
+   * named the cluster: they stop deploying.
    * @param name -
    */
   public async removeCluster(
     request: RemoveCluster,
     options?: RequestOptions,
-  ): Promise<TypedResponse<void>> {
+  ): Promise<TypedResponse<ClusterRemoval>> {
     const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
     const uri = `/v1/clusters/${encodeURIComponent(request.path.name)}`;
     return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
