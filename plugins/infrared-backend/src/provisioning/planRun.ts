@@ -211,6 +211,13 @@ export function startJob(run: ClusterRun): ClusterPlan {
       field: 'provision.credentialsSecretRef.name',
       message: credentialsProblem,
     });
+  // Infrared's newer Clusters name a CloudAccount instead (reference B); without a Secret the Job
+  // would run with no cloud credentials at all
+  if (provision.cloudAccount && credentials === undefined)
+    refused.push({
+      field: 'provision.cloudAccount',
+      message: `"${provision.cloudAccount}" names an Infrared CloudAccount, which these plugins do not read: name the Secret holding the cloud credentials in provision.credentialsSecretRef`,
+    });
   if (refused.length)
     return invalidSpec(
       run,
