@@ -165,4 +165,43 @@ describe('placement on the Clusters page', () => {
       panel.getByRole('checkbox', { name: 'Allow acme' }),
     ).not.toBeChecked();
   });
+
+  it('shows allowlist entries that name a cluster that is gone, and takes one off (issue 22.7)', async () => {
+    seed();
+    state.orgs[0].clusterAllowlist = ['edge-2', 'edge-old'];
+    renderPage();
+    const alert = within(
+      await screen.findByRole('alert', {
+        name: 'Allowlists naming clusters that are gone',
+      }),
+    );
+    expect(alert.getByText(/org acme: edge-old \(gone\)/)).toBeInTheDocument();
+    expect(alert.queryByText(/edge-2/)).toBeNull();
+    await userEvent.click(
+      alert.getByRole('button', { name: "Take edge-old off acme's allowlist" }),
+    );
+    await waitFor(() =>
+      expect(
+        state.requests.filter(r => r.method === 'PUT').map(r => r.body),
+      ).toEqual([{ clusters: ['edge-2'] }]),
+    );
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('alert', {
+          name: 'Allowlists naming clusters that are gone',
+        }),
+      ).toBeNull(),
+    );
+  });
+
+  it('shows no such entry when every allowlisted cluster exists', async () => {
+    seed();
+    renderPage();
+    await screen.findByRole('button', { name: 'Open cluster edge-1' });
+    expect(
+      screen.queryByRole('alert', {
+        name: 'Allowlists naming clusters that are gone',
+      }),
+    ).toBeNull();
+  });
 });

@@ -1,2 +1,3 @@
 export { ZonesPlaced } from './ZonesPlaced';
 export { OrgsAllowed } from './OrgsAllowed';
+export { GoneAllowlists } from './GoneAllowlists';

@@ -13,6 +13,7 @@ import { placementOf } from '../../lib/clusterPlacement';
 import { useClusterPermissions } from '../../hooks/useClusterPermissions';
 import { filterClusters, StatusFilter } from '../../lib/filterClusters';
 import { ClusterPanel } from '../ClusterPanel';
+import { GoneAllowlists } from '../ClusterPlacement';
 import { ClustersTable } from '../ClustersTable';
 import { ClustersToolbar } from '../ClustersToolbar';
 import { Loading, LoadError, NoClusters, NoMatches } from '../ClustersStates';
@@ -132,6 +133,16 @@ const ClustersContent = ({
             remove clusters.
           </Typography>
         </Alert>
+      )}
+      {all && (
+        <GoneAllowlists
+          orgs={placement.orgs}
+          clusters={all.map(c => c.name)}
+          allowance={permissions.allowlist}
+          onTakeOff={(org, cluster) =>
+            placement.setAllowed(org, cluster, false)
+          }
+        />
       )}
       {body}
       <ClusterPanel

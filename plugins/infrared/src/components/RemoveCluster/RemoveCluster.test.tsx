@@ -77,6 +77,75 @@ describe('Cluster panel and Remove', () => {
     expect(screen.queryByRole('region', { name: 'Cluster edge-1' })).toBeNull();
   });
 
+  it('lists the zones that stop deploying and the allowlists the cluster is taken off (issue 22.7)', async () => {
+    state.clusters = [management, registered('edge-1'), registered('edge-2')];
+    const zone = (
+      namespace: string,
+      product: string,
+      name: string,
+      cluster: string,
+      clusterSet = true,
+    ) => ({
+      product: { namespace, name: product, displayName: product },
+      zone: name,
+      environment: 'release' as const,
+      cluster,
+      clusterSet,
+    });
+    state.zones = [
+      zone('ir-org-acme', 'checkout', 'checkout-prod', 'edge-1'),
+      zone('ir-org-globex', 'blog', 'blog-prod', 'edge-1'),
+      zone('ir-org-acme', 'checkout', 'checkout-eu', 'edge-2'),
+      zone('ir-org-acme', 'checkout', 'checkout-rc', 'infrared-mgmt', false),
+    ];
+    const org = (name: string, clusterAllowlist: string[]) => ({
+      name,
+      displayName: name,
+      namespace: `ir-org-${name}`,
+      platform: false,
+      clusterAllowlist,
+    });
+    state.orgs = [
+      org('acme', ['edge-1', 'edge-2']),
+      org('globex', ['edge-1']),
+      org('initech', ['edge-2']),
+    ];
+    renderPage();
+    const panel = await openPanel('edge-1');
+    await userEvent.click(panel.getByRole('button', { name: 'Remove' }));
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Remove cluster edge-1?' }),
+    );
+    const stops = within(
+      await dialog.findByRole('list', { name: 'Zones that stop' }),
+    );
+    expect(stops.getAllByRole('listitem').map(li => li.textContent)).toEqual([
+      'ir-org-acme/checkout zone checkout-prod (release)',
+      'ir-org-globex/blog zone blog-prod (release)',
+    ]);
+    expect(dialog.getByTestId('stops')).toHaveTextContent(
+      'Zones on the cluster stop deploying:',
+    );
+    expect(dialog.getByTestId('stops')).toHaveTextContent(
+      'edge-1 is taken off the cluster allowlist of org acme, org globex: a cluster registered later under the name edge-1 is not allowed until a platform admin ticks it again',
+    );
+  });
+
+  it('says no zone stops when none names the cluster', async () => {
+    state.clusters = [registered('edge-1')];
+    state.zones = [];
+    state.orgs = [];
+    renderPage();
+    const panel = await openPanel('edge-1');
+    await userEvent.click(panel.getByRole('button', { name: 'Remove' }));
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Remove cluster edge-1?' }),
+    );
+    expect(
+      await dialog.findByText('no zone names edge-1: nothing stops deploying'),
+    ).toBeInTheDocument();
+  });
+
   it('sends nothing when the removal is cancelled', async () => {
     state.clusters = [registered('edge-1')];
     renderPage();

@@ -20,6 +20,7 @@ import {
   tofuStateSecretName,
 } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../../api';
+import { WhatStops } from './WhatStops';
 
 export interface RemoveClusterDialogProps {
   cluster: ClusterView;
@@ -66,6 +67,7 @@ export const RemoveClusterDialog = ({
         Remove cluster {name}?
       </DialogTitle>
       <DialogContent>
+        <WhatStops name={name} />
         <Typography variant="subtitle2">What is removed</Typography>
         <ul data-testid="removed">
           <li>the Cluster {name}</li>
