@@ -1,12 +1,14 @@
-import type {
-  OrganizationResource,
-  PlacementClusterFacts,
-  ProductResource,
-  ProductZone,
-  ReleaseResource,
-  ReleaseZoneStatus,
+import {
+  zoneCollisions,
+  type OrganizationResource,
+  type PlacementClusterFacts,
+  type ProductResource,
+  type ProductZone,
+  type ReleaseResource,
+  type ReleaseZoneStatus,
 } from '@infrared-clusters/plugin-infrared-common';
 import type { ArgoObject } from '@infrared-clusters/plugin-infrared-node';
+import { zoneApplicationHolders } from './application';
 import { isGated, planRelease, type GateWorld } from './plan';
 import { completePromotion, releaseStatusChanged } from './promotion';
 
@@ -511,5 +513,72 @@ describe('releaseStatusChanged', () => {
     ],
   ])('%s', (_name, next, expected) => {
     expect(releaseStatusChanged(a, next)).toBe(expected);
+  });
+});
+
+describe('planRelease: a zone whose name another Product keeps (issue 22.7)', () => {
+  const older: ProductResource = {
+    apiVersion: 'infrared.darkshift.io/v1alpha1',
+    kind: 'Product',
+    metadata: {
+      name: 'shop',
+      namespace: 'ir-org-globex',
+      creationTimestamp: '2026-01-01T00:00:00Z',
+    },
+    spec: {
+      displayName: 'Shop',
+      delivery: { zones: [{ name: 'checkout-rc' }] },
+    },
+  };
+  const mine = {
+    ...product([RC, PROD]),
+    metadata: {
+      name: 'checkout',
+      namespace: NS,
+      creationTimestamp: '2026-02-01T00:00:00Z',
+    },
+  };
+
+  it('fails that zone with ZoneTaken naming the other Product, and promotes nothing', () => {
+    const plan = planRelease(
+      release(),
+      world({
+        products: new Map([
+          [`${NS}/checkout`, mine],
+          ['ir-org-globex/shop', older],
+        ]),
+        collisions: zoneCollisions([mine, older], 'infrared-mgmt'),
+      }),
+    );
+    expect(phases(plan)).toEqual([
+      'checkout-rc:Failed:ZoneTaken',
+      'checkout-prod:Pending:WaitingForZone',
+    ]);
+    expect(plan.status.zones![0].message).toMatch(
+      /^zone checkout-rc is taken by zone checkout-rc of Product ir-org-globex\/shop/,
+    );
+    expect(plan.promote).toBeUndefined();
+  });
+
+  it("keeps it when Argo CD's Application product-checkout-rc is this Product's (its labels)", () => {
+    const holders = zoneApplicationHolders([
+      {
+        metadata: {
+          name: 'product-checkout-rc',
+          labels: {
+            'infrared.darkshift.io/product': 'checkout',
+            'infrared.darkshift.io/product-namespace': NS,
+          },
+        },
+      },
+    ]);
+    const plan = planRelease(
+      release(),
+      world({
+        collisions: zoneCollisions([mine, older], 'infrared-mgmt', holders),
+      }),
+    );
+    expect(phases(plan)[0]).toBe('checkout-rc:Pending:ManagementCluster');
+    expect(plan.promote?.zone.name).toBe('checkout-rc');
   });
 });
