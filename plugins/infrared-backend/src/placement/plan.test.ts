@@ -527,6 +527,7 @@ describe('planRelease: a zone whose name another Product keeps (issue 22.7)', ()
     },
     spec: {
       displayName: 'Shop',
+      repos: [{ name: 'shop' }],
       delivery: { zones: [{ name: 'checkout-rc' }] },
     },
   };
