@@ -203,6 +203,8 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
         resolvers: [{ resolver: 'userIdMatchingUserEntityAnnotation' }],
       },
     });
+    // the app's sign-in page offers GitHub (packages/app's signInProviders)
+    expect(production.app.signIn).toEqual({ providers: ['github'] });
     expect(production.infrared.platformAdmins).toEqual({
       groups: ['group:default/platform-admins'],
       allowGuest: false,
