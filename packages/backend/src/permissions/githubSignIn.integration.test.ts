@@ -11,6 +11,7 @@ import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { ConfigSources, FileConfigSource } from '@backstage/config-loader';
 import authPlugin from '@backstage/plugin-auth-backend';
 import githubProvider from '@backstage/plugin-auth-backend-module-github-provider';
+import guestProvider from '@backstage/plugin-auth-backend-module-guest-provider';
 import catalogPlugin from '@backstage/plugin-catalog-backend';
 import permissionPlugin from '@backstage/plugin-permission-backend';
 import { eventsServiceFactory } from '@backstage/plugin-events-node';
@@ -145,6 +146,8 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
           },
         }),
         authPlugin,
+        // both sign-in modules, as packages/backend/src/index.ts adds them
+        guestProvider,
         githubProvider,
         permissionPlugin,
         permissionPolicy,
@@ -247,7 +250,7 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
     const lookalike = await githubSignIn(base, github.url, 'ada');
     expect(lookalike.token).toBeUndefined();
     expect(lookalike.error?.message).toMatch(/unable to resolve user identity/);
-    // the guest is off
+    // the guest is off: its module is there, its config removed (guest: null)
     const guest = await fetch(`${base}/api/auth/guest/refresh`, {
       method: 'POST',
       headers: { 'x-requested-with': 'XMLHttpRequest' },
