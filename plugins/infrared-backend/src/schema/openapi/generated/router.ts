@@ -1342,7 +1342,8 @@ export const spec = {
         type: 'object',
         additionalProperties: false,
         required: ['name', 'zones', 'allowlists', 'message'],
-        description: 'What DELETE /v1/clusters/{name} stopped and changed.',
+        description:
+          'What removing a cluster stopped and changed (the answer of RemoveCluster).',
         properties: {
           name: {
             type: 'string',

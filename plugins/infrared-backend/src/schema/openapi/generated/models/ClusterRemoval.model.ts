@@ -6,7 +6,7 @@
 import { Zone } from './Zone.model';
 
 /**
- * What DELETE /v1/clusters/{name} stopped and changed.
+ * What removing a cluster stopped and changed (the answer of RemoveCluster).
  * @public
  */
 export interface ClusterRemoval {
