@@ -31,19 +31,25 @@ export async function removeClusterWithPlacement(
     : [];
   await steps.remove(name);
   const allowlists: string[] = [];
+  // the Cluster is gone by now: an allowlist that cannot be changed is said, not a failed removal
+  const failed: { org: string; error: string }[] = [];
   if (placement) {
     for (const org of await placement.listOrgs()) {
       if (!org.clusterAllowlist.includes(name)) continue;
-      const change = await placement.replaceAllowlist(org.name, before =>
-        before.filter(c => c !== name),
-      );
-      if (change.changed) allowlists.push(org.name);
+      try {
+        const change = await placement.replaceAllowlist(org.name, before =>
+          before.filter(c => c !== name),
+        );
+        if (change.changed) allowlists.push(org.name);
+      } catch (e) {
+        failed.push({ org: org.name, error: (e as Error).message });
+      }
     }
   }
   return {
     name,
     zones,
     allowlists,
-    message: clusterRemovalMessage(name, zones, allowlists),
+    message: clusterRemovalMessage(name, zones, allowlists, failed),
   };
 }

@@ -60,6 +60,7 @@ export function clusterRemovalMessage(
   name: string,
   zones: readonly ZoneView[],
   allowlists: readonly string[],
+  failed: readonly { org: string; error: string }[] = [],
 ): string {
   const stop = zones.length
     ? `${ZONES_STOP_DEPLOYING}: ${zones.map(removedZoneLabel).join(', ')}.`
@@ -71,7 +72,12 @@ export function clusterRemovalMessage(
           ', ',
         )}: a cluster registered later under the name ${name} is not allowed until a platform admin ticks it again.`
     : '';
-  return `Cluster ${name} removed. ${stop}${taken}`;
+  const left = failed.length
+    ? ` Could not take it off the cluster allowlist of ${failed
+        .map(f => `org ${f.org} (${f.error})`)
+        .join(', ')}: the entry shows as gone; take it off there.`
+    : '';
+  return `Cluster ${name} removed. ${stop}${taken}${left}`;
 }
 
 /**
