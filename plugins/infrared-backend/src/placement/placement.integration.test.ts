@@ -220,7 +220,10 @@ describe('placement on a real control plane', () => {
     );
     // Start the gate's story with nothing allowed.
     await service.replaceAllowlist(org, []);
-    expect(await service.getAllowlist(org)).toEqual({ clusters: [] });
+    expect(await service.getAllowlist(org)).toEqual({
+      clusters: [],
+      gone: [],
+    });
   });
 
   it('goes through Fails, Waits and Promotes, writing each zone Application once', async () => {
