@@ -16,6 +16,13 @@ export const DEMO_ARGOCD_PORT = 18080;
 /** The file (mode 0600, in the demo's data folder) holding the Argo CD accounts' API tokens. */
 export const ARGOCD_TOKENS_FILE = 'argocd-tokens.json';
 
+/**
+ * The demo's application-controller resync: the local repository changes only through this portal, and
+ * a 10 s refresh keeps the demo close to it (a registered cluster Successful, a zone Healthy), where
+ * production relies on a git webhook.
+ */
+const DEMO_RESYNC_SECONDS = 10;
+
 /** How many processes startArgoCd starts with a git repository: redis, 3 components, git daemon. */
 const PROCESSES = 5;
 
@@ -110,6 +117,7 @@ export async function upDemoArgoCd(
         opts.basePort ??
         Number(process.env.INFRARED_ARGOCD_PORT ?? DEMO_ARGOCD_PORT),
       tokens,
+      resyncSeconds: DEMO_RESYNC_SECONDS,
       ownerPid: opts.ownerPid,
       log,
     });
