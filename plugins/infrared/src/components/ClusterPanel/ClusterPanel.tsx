@@ -5,6 +5,7 @@ import IconButton from '@material-ui/core/IconButton';
 import Typography from '@material-ui/core/Typography';
 import CloseIcon from '@material-ui/icons/Close';
 import type {
+  ClusterRemovalView,
   ClusterView,
   OrganizationView,
 } from '@infrared-clusters/plugin-infrared-common';
@@ -21,7 +22,7 @@ export interface ClusterPanelProps {
   cluster?: ClusterView;
   onClose: () => void;
   remove: Allowance;
-  onRemoved: (name: string) => void;
+  onRemoved: (name: string, removal: ClusterRemovalView) => void;
   /** The cluster's zones and allowed orgs; undefined while loading. */
   placement?: ClusterPlacement;
   /** Every Organization, for the Orgs allowed checkboxes; undefined while loading. */

@@ -7,6 +7,7 @@ import {
   Header,
   Page,
 } from '@backstage/core-components';
+import type { ClusterRemovalView } from '@infrared-clusters/plugin-infrared-common';
 import { useClusterList } from '../../hooks/useClusterList';
 import { useClusterPlacement } from '../../hooks/useClusterPlacement';
 import { placementOf } from '../../lib/clusterPlacement';
@@ -56,8 +57,10 @@ const ClustersContent = ({
   );
   const selectedCluster = all?.find(c => c.name === selected);
   const { refresh, forget } = list;
+  const [removal, setRemoval] = useState<ClusterRemovalView>();
   const onRemoved = useCallback(
-    (name: string) => {
+    (name: string, answer: ClusterRemovalView) => {
+      setRemoval(answer);
       setSelected(undefined);
       forget(name);
       refresh();
@@ -132,6 +135,16 @@ const ClustersContent = ({
             You see this page read-only: only platform admins can register or
             remove clusters.
           </Typography>
+        </Alert>
+      )}
+      {removal && (
+        <Alert
+          severity={removal.zones.length ? 'warning' : 'success'}
+          style={{ marginBottom: 16 }}
+          onClose={() => setRemoval(undefined)}
+          aria-label="Removal"
+        >
+          {removal.message}
         </Alert>
       )}
       {all && (

@@ -129,6 +129,16 @@ describe('Cluster panel and Remove', () => {
     expect(dialog.getByTestId('stops')).toHaveTextContent(
       'edge-1 is taken off the cluster allowlist of org acme, org globex: a cluster registered later under the name edge-1 is not allowed until a platform admin ticks it again',
     );
+
+    // the DELETE answer's words stay on the page once the dialog closes
+    await userEvent.click(
+      dialog.getByRole('button', { name: 'Remove cluster' }),
+    );
+    expect(
+      await screen.findByRole('alert', { name: 'Removal' }),
+    ).toHaveTextContent(
+      'Cluster edge-1 removed. Zones on the cluster stop deploying: ir-org-acme/checkout zone checkout-prod, ir-org-globex/blog zone blog-prod.',
+    );
   });
 
   it('says no zone stops when none names the cluster', async () => {

@@ -13,6 +13,7 @@ import {
   argoSecretName,
   buildInProgressFromStatus,
   buildInProgressMessage,
+  ClusterRemovalView,
   ClusterView,
   DEFAULT_TOFU_NAMESPACE,
   INFRARED_NAMESPACE,
@@ -25,7 +26,8 @@ import { WhatStops } from './WhatStops';
 export interface RemoveClusterDialogProps {
   cluster: ClusterView;
   onCancel: () => void;
-  onRemoved: (name: string) => void;
+  /** Called with the DELETE answer: the zones that stop and the allowlists the name left. */
+  onRemoved: (name: string, removal: ClusterRemovalView) => void;
 }
 
 /** Confirms a removal, saying what goes and what stays, then sends DELETE. */
@@ -45,8 +47,7 @@ export const RemoveClusterDialog = ({
     setRemoving(true);
     setError(undefined);
     try {
-      await api.removeCluster(name);
-      onRemoved(name);
+      onRemoved(name, await api.removeCluster(name));
     } catch (e) {
       setError(e as Error);
       setRemoving(false);

@@ -2,7 +2,10 @@ import { useState } from 'react';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import DeleteIcon from '@material-ui/icons/Delete';
-import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
+import type {
+  ClusterRemovalView,
+  ClusterView,
+} from '@infrared-clusters/plugin-infrared-common';
 import type { Allowance } from '../../hooks/useClusterPermissions';
 import { PermissionButton } from '../PermissionButton';
 import { RemoveClusterDialog } from './RemoveClusterDialog';
@@ -10,7 +13,7 @@ import { RemoveClusterDialog } from './RemoveClusterDialog';
 export interface RemoveClusterSectionProps {
   cluster: ClusterView;
   allowance: Allowance;
-  onRemoved: (name: string) => void;
+  onRemoved: (name: string, removal: ClusterRemovalView) => void;
 }
 
 /** The Remove action of the cluster panel, or why there is none. */
@@ -51,9 +54,9 @@ export const RemoveClusterSection = ({
         <RemoveClusterDialog
           cluster={cluster}
           onCancel={() => setConfirming(false)}
-          onRemoved={name => {
+          onRemoved={(name, removal) => {
             setConfirming(false);
-            onRemoved(name);
+            onRemoved(name, removal);
           }}
         />
       )}
