@@ -370,14 +370,6 @@ export async function main(): Promise<void> {
   const runs = arg('runs', 5);
   const n = arg('zones', 3);
   const resync = arg('resync', 10);
-  const testRefresh = process.argv.includes('--test-refresh');
-  if (testRefresh) {
-    // Argo CD's own knob for its refresh (argocd-cm timeout.reconciliation and .jitter, as the
-    // official manifests pass them): the repo-server's cache of the branch's commit (default 3 min)
-    // and the controller's resync jitter (default up to 60 s); the components inherit this env.
-    process.env.ARGOCD_RECONCILIATION_TIMEOUT = `${resync}s`;
-    process.env.ARGOCD_RECONCILIATION_JITTER = '0s';
-  }
   const started = Date.now();
   const workloads = ['workload-a', 'workload-b', 'workload-c'];
   const w = await startArgoCdBackend({
@@ -388,11 +380,7 @@ export async function main(): Promise<void> {
     console.log(
       `control plane, Argo CD and backend up in ${secs(Date.now() - started)}${
         w.builtSeconds ? ` (Argo CD built in ${w.builtSeconds} s)` : ''
-      }; application-controller --app-resync ${resync}${
-        testRefresh
-          ? `, ARGOCD_RECONCILIATION_TIMEOUT=${resync}s (repo-server revision cache) and ARGOCD_RECONCILIATION_JITTER=0s`
-          : ' (repo-server revision cache 3 min, resync jitter up to 60 s: the defaults)'
-      }`,
+      }; devenv's startArgoCd: application-controller --app-resync ${resync} --app-resync-jitter 0, repo-server --revision-cache-expiration ${resync}s`,
     );
     await w.scheduler.triggerTask(RECONCILE);
     await w.createRootApplication();

@@ -115,4 +115,9 @@ describe('Argo CD command lines', () => {
     }
     expect(flag(args.applicationController, '--app-resync')).toBe('10');
   });
+
+  it('let a merge show at the next resync: no jitter, the commit cached no longer than the resync', () => {
+    expect(flag(args.applicationController, '--app-resync-jitter')).toBe('0');
+    expect(flag(args.repoServer, '--revision-cache-expiration')).toBe('10s');
+  });
 });
