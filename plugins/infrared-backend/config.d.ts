@@ -194,6 +194,14 @@ export interface Config {
     registrar?: {
       /** Run the registrar. Default false. */
       enabled?: boolean;
+      /**
+       * Publish each registered child's registration files (the ones a Cluster's registration
+       * writes: the app-of-apps `cluster-<name>.yaml`, `components/infrared.yaml`,
+       * `infrared/cluster-info.yaml`) through the gitops publisher, one change per child
+       * (`register-child-<name>`), and their removal when the registrar deletes the child's Secret,
+       * so that Argo CD monitors the child (Successful). Default true.
+       */
+      gitops?: boolean;
       /** Namespace Argo CD reads cluster Secrets from. Default argocd. */
       targetNamespace?: string;
       /**

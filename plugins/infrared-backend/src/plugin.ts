@@ -10,6 +10,7 @@ import {
   type InfraredClusterEventPayload,
   KubePlacementApi,
   KubeProvisioningApi,
+  type GitopsPublisher,
   type GitopsPublisherFactory,
 } from '@infrared-clusters/plugin-infrared-node';
 import { createRouter } from './api/router';
@@ -19,7 +20,7 @@ import {
   createClusters,
   startWatchedClusters,
 } from './clusters';
-import { findRepoRoot } from './config';
+import { findRepoRoot, readManagementClusterConfig } from './config';
 import { createGitopsPublisher } from './gitops';
 import { infraredKubeServiceRef } from './kube';
 import { createPlacement, PlacementService } from './placement';
@@ -68,6 +69,17 @@ export const infraredPlugin = createBackendPlugin({
         const logger = scrubbingLogger(deps.logger);
         deps.permissionsRegistry.addPermissions(infraredPermissions);
 
+        // the gitops publisher: registration, placement, and the registrar's children
+        let publisher: GitopsPublisher | undefined;
+        if (kube.management) {
+          publisher = publisherFactory
+            ? await publisherFactory({ config, logger })
+            : createGitopsPublisher({
+                config,
+                logger,
+                rootDir: findRepoRoot(),
+              });
+        }
         const registrar = await registerRegistrarTask({
           config,
           logger,
@@ -75,19 +87,18 @@ export const infraredPlugin = createBackendPlugin({
           client: kube.management?.client,
           // stops the watches and releases the registrar's Lease on shutdown
           lifecycle: deps.lifecycle,
+          gitops: publisher &&
+            kube.management && {
+              publisher,
+              managementCluster: readManagementClusterConfig(config).name,
+              secrets: kube.management.api.secrets,
+            },
         });
 
         let clusters: ClusterService | undefined;
         let placement: PlacementService | undefined;
         let provisioning: ProvisioningService | undefined;
-        if (kube.management) {
-          const publisher = publisherFactory
-            ? await publisherFactory({ config, logger })
-            : createGitopsPublisher({
-                config,
-                logger,
-                rootDir: findRepoRoot(),
-              });
+        if (kube.management && publisher) {
           clusters = await createClusters({
             config,
             logger,

@@ -42,8 +42,13 @@ export interface ArgoCdBackendOptions {
   clusters?: string[];
   /** Argo CD's application-controller resync period, seconds. Default 10. */
   resyncSeconds?: number;
-  /** More `infrared` config, merged over the gitops block this fixture sets. */
-  infrared?: Record<string, unknown>;
+  /**
+   * More `infrared` config, merged over the gitops block this fixture sets; a function gets the
+   * control plane first (e.g. for a kubeconfig of its management cluster).
+   */
+  infrared?:
+    | Record<string, unknown>
+    | ((cp: ControlPlane) => Record<string, unknown>);
   /** More backend features (e.g. a catalog or audit service factory). */
   features?: any[];
 }
@@ -139,7 +144,9 @@ export async function startArgoCdBackend(
         mockServices.rootConfig.factory({
           data: {
             infrared: {
-              ...options.infrared,
+              ...(typeof options.infrared === 'function'
+                ? options.infrared(cp)
+                : options.infrared),
               gitops: {
                 type: 'local',
                 path: gitopsRepo,

@@ -14,6 +14,11 @@ export interface RegistrarSettings {
   /** `infrared.registrar.enabled`, default false. */
   enabled: boolean;
   options: RegistrarOptions;
+  /**
+   * `infrared.registrar.gitops`, default true: the backend publishes each registered child's
+   * registration files (as a Cluster's registration) through its gitops publisher.
+   */
+  gitops: boolean;
   /** Worth logging at startup (e.g. a provider order that hides another provider's Secrets). */
   warnings: string[];
 }
@@ -40,6 +45,7 @@ export function readRegistrarConfig(config: Config): RegistrarSettings {
   const block = config.getOptionalConfig(REGISTRAR_CONFIG_KEY);
   const input: RegistrarInput = {};
   let enabled = false;
+  let gitops = true;
   if (block) {
     const raw = block.getOptional('enabled');
     if (raw !== undefined && typeof raw !== 'boolean') {
@@ -49,14 +55,22 @@ export function readRegistrarConfig(config: Config): RegistrarSettings {
       );
     }
     enabled = raw === true;
+    const rawGitops = block.getOptional('gitops');
+    if (rawGitops !== undefined && typeof rawGitops !== 'boolean') {
+      throw new RegistrarConfigError(
+        `${REGISTRAR_CONFIG_KEY}.gitops`,
+        'must be true or false',
+      );
+    }
+    gitops = rawGitops !== false;
     for (const key of block.keys()) {
-      if (key === 'enabled') continue;
+      if (key === 'enabled' || key === 'gitops') continue;
       const at = `${REGISTRAR_CONFIG_KEY}.${key}`;
       if (REPLACED[key]) throw new RegistrarConfigError(at, REPLACED[key]);
       if (!(REGISTRAR_INPUT_KEYS as readonly string[]).includes(key)) {
         throw new RegistrarConfigError(
           at,
-          `unknown key; expected one of enabled, ${REGISTRAR_INPUT_KEYS.join(
+          `unknown key; expected one of enabled, gitops, ${REGISTRAR_INPUT_KEYS.join(
             ', ',
           )}`,
         );
@@ -67,7 +81,7 @@ export function readRegistrarConfig(config: Config): RegistrarSettings {
   const { options, warnings } = resolveRegistrarOptions(input, {
     keyName: key => `${REGISTRAR_CONFIG_KEY}.${key}`,
   });
-  return { enabled, options, warnings };
+  return { enabled, gitops, options, warnings };
 }
 
 /** What the Clusters page needs to find the registrar's Secrets (listDiscoveredClusters options). */

@@ -52,6 +52,8 @@ export interface RegistrarReplicaDeps {
   /** Where the watches connect; none: no watches, the schedule alone. */
   watchConfig?: KubeConfig;
   leaderElection?: LeaderElectionOptions;
+  /** After each pass that was not aborted (the children's gitops files); its errors are logged. */
+  afterPass?: (report: RegistrarPassReport) => Promise<void>;
 }
 
 /** Waits `ms`, or less when `signal` aborts (resolves either way). */
@@ -156,6 +158,13 @@ export class RegistrarReplica {
     });
     this.last = last;
     this.passes++;
+    if (this.deps.afterPass && !last.aborted && !last.dryRun) {
+      await this.deps
+        .afterPass(last)
+        .catch(e =>
+          this.deps.logger.warn(`infrared: after the registrar pass: ${e}`),
+        );
+    }
     if (this.watcher && last.resourceVersion) {
       this.watcher.setManaged(last.managedNamespaces);
       this.watcher.start(last.resourceVersion);

@@ -13,7 +13,8 @@ import {
   type RegistrarPassReport,
 } from '@infrared-clusters/plugin-infrared-node';
 import { createManagementClient } from '../kube';
-import { readRegistrarConfig } from './config';
+import { discoveredClustersOptions, readRegistrarConfig } from './config';
+import { RegistrarGitops, type RegistrarGitopsOptions } from './gitops';
 import {
   RegistrarReplica,
   REGISTRAR_TASK_ID,
@@ -54,6 +55,15 @@ export interface RegisterRegistrarTaskOptions {
    * the API without a `client`; `false`: off (a watch event triggers the scheduled task).
    */
   leaderElection?: LeaderElectionOptions;
+  /**
+   * Where each registered child's registration files go (unless `infrared.registrar.gitops` is
+   * false): the backend's gitops publisher, the management cluster's name and its Secrets. None:
+   * the registrar writes Argo CD Secrets only.
+   */
+  gitops?: Pick<
+    RegistrarGitopsOptions,
+    'publisher' | 'managementCluster' | 'secrets'
+  >;
 }
 
 export interface RegistrarTask {
@@ -85,7 +95,7 @@ export async function registerRegistrarTask(
   deps: RegisterRegistrarTaskOptions,
 ): Promise<RegistrarTask | undefined> {
   const { config, scheduler } = deps;
-  const { enabled, options, warnings } = readRegistrarConfig(config);
+  const { enabled, gitops, options, warnings } = readRegistrarConfig(config);
   const logger = deps.logger.child({ task: REGISTRAR_TASK_ID });
   if (!enabled) {
     logger.debug('infrared: the child-cluster registrar is disabled');
@@ -103,6 +113,14 @@ export async function registerRegistrarTask(
       `infrared.registrar is enabled but ${configured.unavailable}`,
     );
   }
+  const childGitops =
+    gitops && deps.gitops && !options.dryRun
+      ? new RegistrarGitops({
+          ...deps.gitops,
+          discovered: discoveredClustersOptions(config),
+          logger,
+        })
+      : undefined;
   const replica = new RegistrarReplica({
     api: deps.api ?? new KubeRegistrarApi(client!),
     options,
@@ -115,6 +133,7 @@ export async function registerRegistrarTask(
         ? undefined
         : deps.kubeConfig ?? configuredClient?.kubeConfig,
     leaderElection: deps.leaderElection,
+    afterPass: childGitops && (() => childGitops.afterPass()),
   });
   replica.startElection();
   const stop = () => replica.stop();
