@@ -19,5 +19,10 @@ export {
   InfraredClusterEntityProvider,
   type InfraredClusterEntityProviderOptions,
   type MutationSummary,
+  type ProviderApi,
 } from './provider';
-export { ProductClusterProcessor, ProductClusters } from './relations';
+export {
+  ProductClusterProcessor,
+  ProductClusters,
+  type ProductClustersOptions,
+} from './relations';

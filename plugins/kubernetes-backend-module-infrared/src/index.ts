@@ -4,9 +4,8 @@
  *
  * @packageDocumentation
  */
-import { createInfraredKubernetesModule } from './module';
-
 export {
+  kubernetesModuleInfrared as default,
   createInfraredKubernetesModule,
   type InfraredKubernetesModuleOptions,
 } from './module';
@@ -15,6 +14,3 @@ export {
   INFRARED_AUTH_PROVIDER,
   INFRARED_CLUSTER_METADATA,
 } from './registeredClusters';
-
-/** @public */
-export default createInfraredKubernetesModule();

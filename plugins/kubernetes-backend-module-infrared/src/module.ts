@@ -19,6 +19,11 @@ import {
 import { ProxyGate, readProxyOptions } from './proxyGate';
 import { InfraredClustersSupplier } from './supplier';
 
+/**
+ * Options of {@link createInfraredKubernetesModule}.
+ *
+ * @public
+ */
 export interface InfraredKubernetesModuleOptions {
   /** The management cluster's client; default the one `infrared.managementCluster` names. */
   management?: KubeClient;
@@ -30,6 +35,8 @@ export interface InfraredKubernetesModuleOptions {
  * The Kubernetes plugin's module for Infrared: a cluster supplier with every Registered Cluster,
  * the `infrared` auth strategy that gives each one's credential at request time, and the gate that
  * keeps the plugin's proxy off Infrared's clusters unless `infrared.kubernetes.proxy` opens it.
+ *
+ * @public
  */
 export function createInfraredKubernetesModule(
   options: InfraredKubernetesModuleOptions = {},
@@ -99,3 +106,10 @@ export function createInfraredKubernetesModule(
     },
   });
 }
+
+/**
+ * The module with its defaults: the management cluster `infrared.managementCluster` names.
+ *
+ * @public
+ */
+export const kubernetesModuleInfrared = createInfraredKubernetesModule();

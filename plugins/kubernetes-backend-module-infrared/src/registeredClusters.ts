@@ -17,9 +17,17 @@ import {
 import { targetForArgo, type KubeTarget, type UnusableTarget } from './target';
 import { resolveViewerConnection } from './viewer';
 
-/** The auth strategy's key: ClusterDetails of Infrared's clusters name it as their auth provider. */
+/**
+ * The auth strategy's key: ClusterDetails of Infrared's clusters name it as their auth provider.
+ *
+ * @public
+ */
 export const INFRARED_AUTH_PROVIDER = 'infrared';
-/** authMetadata key naming the Cluster resource a ClusterDetails stands for. */
+/**
+ * authMetadata key naming the Cluster resource a ClusterDetails stands for.
+ *
+ * @public
+ */
 export const INFRARED_CLUSTER_METADATA = 'infrared.darkshift.io/cluster';
 
 /** Where the Clusters and kubeconfig Secrets are read from: caches, never a request. */

@@ -18,14 +18,30 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import type { ClusterEndpoint } from './endpoint';
 
-/** The entity provider's name: the catalog ties its entities to it. */
+/**
+ * The entity provider's name: the catalog ties its entities to it.
+ *
+ * @public
+ */
 export const INFRARED_PROVIDER_NAME = 'infrared-clusters';
-/** The Resource's `spec.type`, which the Kubernetes plugin's catalog cluster locator looks for. */
+/**
+ * The Resource's `spec.type`, which the Kubernetes plugin's catalog cluster locator looks for.
+ *
+ * @public
+ */
 export const KUBERNETES_CLUSTER_TYPE = 'kubernetes-cluster';
-/** The Kubernetes plugin's auth strategy the Infrared Kubernetes module registers. */
+/**
+ * The Kubernetes plugin's auth strategy the Infrared Kubernetes module registers.
+ *
+ * @public
+ */
 export const INFRARED_KUBERNETES_AUTH_PROVIDER = 'infrared';
 
-/** Annotations of a cluster's Resource, besides the Kubernetes plugin's. */
+/**
+ * Annotations of a cluster's Resource, besides the Kubernetes plugin's.
+ *
+ * @public
+ */
 export const CLUSTER_ANNOTATIONS = {
   /** The name of the Cluster resource on the management cluster. */
   cluster: `${INFRARED_GROUP}/cluster`,
@@ -37,7 +53,11 @@ export const CLUSTER_ANNOTATIONS = {
   registered: `${INFRARED_GROUP}/registered`,
 } as const;
 
-/** How every Resource of the provider is made. */
+/**
+ * How every Resource of the provider is made.
+ *
+ * @public
+ */
 export interface ClusterEntityOptions {
   /** `spec.owner`. */
   owner: string;
@@ -50,7 +70,11 @@ const validator = makeValidator();
 /** The catalog namespace of the cluster Resources. */
 export const CLUSTER_ENTITY_NAMESPACE = 'default';
 
-/** The entity ref of a cluster's Resource: `resource:default/<cluster>`. */
+/**
+ * The entity ref of a cluster's Resource: `resource:default/<cluster>`.
+ *
+ * @public
+ */
 export function clusterEntityRef(clusterName: string): string {
   return stringifyEntityRef({
     kind: 'Resource',
@@ -115,6 +139,8 @@ function kubernetesAnnotations(
  * A Cluster as a `Resource` of type `kubernetes-cluster`: the Kubernetes plugin's annotations from
  * its endpoint (no credential: the endpoint has none), the Argo CD server and gitops path from its
  * status, its spec as labels. Pure.
+ *
+ * @public
  */
 export function clusterEntity(
   cluster: ClusterResource,

@@ -10,6 +10,8 @@ import {
 /**
  * Where the Kubernetes plugin reaches a Cluster: its API server, the CA that signs it, and whether
  * TLS is unverified. Public facts only: the credential never leaves the Secret it is in.
+ *
+ * @public
  */
 export interface ClusterEndpoint {
   server: string;

@@ -28,6 +28,11 @@ import {
   type ProviderApi,
 } from './reads';
 
+/**
+ * Options of {@link InfraredClusterEntityProvider}.
+ *
+ * @public
+ */
 export interface InfraredClusterEntityProviderOptions {
   api: ProviderApi;
   /** Where an inCluster Cluster (the management cluster) is reached. */
@@ -38,7 +43,11 @@ export interface InfraredClusterEntityProviderOptions {
   taskRunner: SchedulerServiceTaskRunner;
 }
 
-/** What one mutation gave the catalog. */
+/**
+ * What one mutation gave the catalog.
+ *
+ * @public
+ */
 export interface MutationSummary {
   type: 'full' | 'delta';
   added: number;
@@ -57,6 +66,8 @@ export interface MutationSummary {
  * Clusters that are gone); a delta mutation gives it one Cluster after an API write. Both run
  * one at a time in this process, so a full mutation that read before a write never lands after
  * that write's delta.
+ *
+ * @public
  */
 export class InfraredClusterEntityProvider implements EntityProvider {
   private connection?: EntityProviderConnection;

@@ -3,5 +3,10 @@ export {
   type InfraredClusterEntityProviderOptions,
   type MutationSummary,
 } from './InfraredClusterEntityProvider';
-export { readAllClusters, readCluster, type ClusterRead } from './reads';
+export {
+  readAllClusters,
+  readCluster,
+  type ClusterRead,
+  type ProviderApi,
+} from './reads';
 export { readProviderConfig, type ProviderConfig } from './config';

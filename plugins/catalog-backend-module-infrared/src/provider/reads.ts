@@ -13,7 +13,11 @@ import {
 
 const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
 
-/** The management cluster's Clusters and Secrets, as the provider reads them. */
+/**
+ * The management cluster's Clusters and Secrets, as the provider reads them.
+ *
+ * @public
+ */
 export type ProviderApi = Pick<ManagementApi, 'clusters' | 'secrets'>;
 
 /** A Cluster with the kubeconfig Secret it names (undefined: none, or it does not exist). */

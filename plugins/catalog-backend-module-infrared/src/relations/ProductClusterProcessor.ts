@@ -21,6 +21,8 @@ import type { ProductClusters } from './productClusters';
  * The entity of a Product (annotation `infrared.darkshift.io/product: <namespace>/<name>`, the one
  * the zone-placement card reads) `dependsOn` the Resource of each Cluster the Product places a zone
  * on, and that Resource is its `dependencyOf`.
+ *
+ * @public
  */
 export class ProductClusterProcessor implements CatalogProcessor {
   constructor(private readonly products: Pick<ProductClusters, 'of'>) {}

@@ -15,6 +15,11 @@ export function productClusterNames(
   ].sort();
 }
 
+/**
+ * Options of {@link ProductClusters}.
+ *
+ * @public
+ */
 export interface ProductClustersOptions {
   kube: Pick<PlacementKubeApi, 'listProducts'>;
   managementCluster: string;
@@ -26,6 +31,8 @@ export interface ProductClustersOptions {
 /**
  * Which Clusters each Product places zones on, from one LIST of the Products shared by every
  * entity the catalog processes within `ttlMs` (a processing round asks for many Products at once).
+ *
+ * @public
  */
 export class ProductClusters {
   private listed?: { at: number; byRef: Promise<Map<string, string[]>> };
