@@ -11,6 +11,7 @@
  *                                                 without it, reports are written from a clean tsc)
  * Development keeps running from src/ (main/types/exports point at src); `backstage-cli package prepack`
  * swaps in publishConfig and the dist/ entry points when npm packs, and postpack puts package.json back.
+ * Before it, scripts/prepack-check.js stops npm pack when dist/ is missing or older than src/.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -56,8 +57,10 @@ function expectedRepository(dir, rootDir = repoRoot) {
   return { type: root.type, url: root.url, directory: dir };
 }
 
+/** prepack-check.js stops npm pack when dist/ is missing or older than src/ (prepack packs dist/). */
 const PACK_SCRIPTS = {
-  prepack: 'backstage-cli package prepack',
+  prepack:
+    'node ../../scripts/prepack-check.js && backstage-cli package prepack',
   postpack: 'backstage-cli package postpack',
 };
 

@@ -59,7 +59,7 @@ describe('scripts/publishable.js', () => {
       'publishConfig.types is not dist/index.d.ts',
       'repository is not https://example.invalid/repo directory plugins/x',
       'files does not list dist',
-      'scripts.prepack is not "backstage-cli package prepack"',
+      'scripts.prepack is not "node ../../scripts/prepack-check.js && backstage-cli package prepack"',
       'scripts.postpack is not "backstage-cli package postpack"',
       'dependency @infrared-clusters/plugin-infrared-common has range "*" (use ^<its version>)',
       'depends on the private @internal/devenv',
