@@ -6,8 +6,9 @@
  *
  * The release's versions are read from the release's own packages: a package published in a
  * release asks for its @backstage dependencies as `^<their version in that release>`. Starting from
- * the workspaces' exact pins, each dependency gets the highest version any release package asks
- * for, until nothing changes. Package metadata comes from package-lock.json, or `npm view` when
+ * the workspaces' versions (exact pins in the root and packages/*; in the published plugins/*, the
+ * same `^<release version>` ranges Backstage's own plugins use, whose floor counts as the pin), each
+ * dependency gets the highest version any release package asks for, until nothing changes. Package metadata comes from package-lock.json, or `npm view` when
  * the version is not installed.
  *
  *   node scripts/backstage-overrides.js          # print the overrides
@@ -43,7 +44,13 @@ function lockedManifests() {
   );
 }
 
-/** The exact @backstage versions the root and every workspace package.json ask for. */
+/** `^x.y.z` in a package under plugins/ (published: adopters' apps may be on a later patch). */
+const CARET = /^\^(\d+\.\d+\.\d+)$/;
+
+/**
+ * The @backstage versions the root and every workspace package.json ask for: exact pins, or under
+ * plugins/ the floor of a caret range.
+ */
 function workspacePins() {
   const rootFile = path.join(root, 'package.json');
   const files = [rootFile];
@@ -56,24 +63,29 @@ function workspacePins() {
   }
   const pins = new Map();
   for (const file of files) {
-    const { dependencies, devDependencies } = readJson(file);
+    const { dependencies, devDependencies, peerDependencies } = readJson(file);
+    const where = path.relative(root, file);
+    const published = where.split(path.sep)[0] === 'plugins';
     for (const [name, spec] of Object.entries({
       ...dependencies,
       ...devDependencies,
+      ...peerDependencies,
     })) {
       if (!name.startsWith(SCOPE)) continue;
-      const where = path.relative(root, file);
-      if (!semver.valid(spec)) {
+      const version = (published && spec.match(CARET)?.[1]) || spec;
+      if (!semver.valid(version)) {
         throw new Error(
-          `${where}: ${name} is "${spec}"; pin it exactly to its release version`,
+          `${where}: ${name} is "${spec}"; ${
+            published ? 'use ^<its release version> or' : ''
+          } pin it exactly to its release version`,
         );
       }
-      if (pins.has(name) && pins.get(name) !== spec) {
+      if (pins.has(name) && pins.get(name) !== version) {
         throw new Error(
           `${where}: ${name} is ${spec}, elsewhere ${pins.get(name)}`,
         );
       }
-      pins.set(name, spec);
+      pins.set(name, version);
     }
   }
   return pins;

@@ -15,6 +15,13 @@ const { releaseVersions, lockedPackages } = require(path.join(
   lockedPackages: () => Array<[string, { version: string }]>;
 };
 
+// The published packages (a plain Node script: the non-private packages under plugins/).
+const { publishablePackages } = require(path.join(
+  root,
+  'scripts',
+  'publishable.js',
+)) as { publishablePackages: () => string[] };
+
 /** Every version of each @backstage package the lockfile installs, wherever it sits. */
 function lockedVersions(): Map<string, Set<string>> {
   const versions = new Map<string, Set<string>>();
@@ -46,5 +53,23 @@ describe('one Backstage release', () => {
     );
     // When this fails: npm run backstage:overrides, then reinstall (see the script's header).
     expect(pinned).toEqual(expected);
+  });
+
+  it("asks, in each published package, for every @backstage dependency as ^<the release's version>", () => {
+    // As Backstage's own plugins do: an adopter's app on a later patch or minor of the same major
+    // dedupes them instead of nesting a second copy (catalog-react 3.2.3 under an app on 3.3.0).
+    const off: string[] = [];
+    for (const dir of publishablePackages()) {
+      const pkg = readJson(path.join(dir, 'package.json'));
+      for (const field of ['dependencies', 'peerDependencies']) {
+        for (const [name, spec] of Object.entries<string>(pkg[field] ?? {})) {
+          if (name.startsWith('@backstage/') && spec !== `^${overrides[name]}`)
+            off.push(
+              `${dir} ${field} ${name}: ${spec}, not ^${overrides[name]}`,
+            );
+        }
+      }
+    }
+    expect(off).toEqual([]);
   });
 });
