@@ -170,6 +170,29 @@ describe('parseRegistrarArgs', () => {
   });
 });
 
+describe('the command under another name', () => {
+  it('answers --help, --version and a bad flag as the name and version it is given', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = {
+      stdout: (t: string) => out.push(t),
+      stderr: (t: string) => err.push(t),
+      command: { name: 'argocd-cluster-registrar', version: '9.8.7' },
+    };
+    expect(await main(['--version'], io)).toBe(0);
+    expect(await main(['--help'], io)).toBe(0);
+    expect(out[0]).toBe('argocd-cluster-registrar version 9.8.7\n');
+    expect(out[1].split('\n')[0]).toBe(
+      'usage: argocd-cluster-registrar [--once] [--dry-run] [--debug] [flags]',
+    );
+    expect(await main(['--bogus'], io)).toBe(1);
+    expect(err.join('')).toMatch(
+      /^argocd-cluster-registrar: --bogus: unknown flag\nusage: argocd-cluster-registrar /,
+    );
+    expect(err.join('')).not.toContain('infrared-registrar');
+  });
+});
+
 describe('passLoop', () => {
   it('ends when the signal aborts during a pass, without waiting out the interval', async () => {
     const controller = new AbortController();

@@ -17,7 +17,8 @@ import { resolveRegistrarOptions, type RegistrarOptions } from './options';
 import {
   flagName,
   parseRegistrarArgs,
-  USAGE,
+  REGISTRAR_COMMAND,
+  registrarUsage,
   type RegistrarCliArgs,
 } from './commandLine/args';
 import { whileLeading } from './commandLine/leader';
@@ -27,6 +28,8 @@ import { startCliServers, type CliServers } from './commandLine/servers';
 export {
   flagName,
   parseRegistrarArgs,
+  REGISTRAR_COMMAND,
+  registrarUsage,
   USAGE,
   type RegistrarCliArgs,
 } from './commandLine/args';
@@ -55,12 +58,23 @@ export function loadRegistrarKubeConfig(path?: string): KubeConfig {
   return kc;
 }
 
+/**
+ * The name and version the command answers to: `infrared-registrar` and this package's version by
+ * default; the package `@infrared-clusters/argocd-cluster-registrar` runs it under upstream's name.
+ */
+export interface RegistrarCommand {
+  name: string;
+  version: string;
+}
+
 export interface CliIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   /** Overrides the client (tests). */
   kubeConfig?: KubeConfig;
   signal?: AbortSignal;
+  /** The name in --help, --version and error lines (default infrared-registrar, this package's version). */
+  command?: RegistrarCommand;
   /** false: no watches, a pass per --interval only (the bench's "before"). Default true. */
   watch?: boolean;
   /** Lease timings (tests); client-go's defaults otherwise. */
@@ -70,6 +84,10 @@ export interface CliIo {
   >;
 }
 
+function commandOf(io: Pick<CliIo, 'command'>): RegistrarCommand {
+  return io.command ?? { name: REGISTRAR_COMMAND, version: registrarVersion() };
+}
+
 /** What the command line asks for, or the exit code when it answered already (help, version, error). */
 function readCommandLine(
   argv: string[],
@@ -77,14 +95,15 @@ function readCommandLine(
 ):
   | { args: RegistrarCliArgs; options: RegistrarOptions; warnings: string[] }
   | number {
+  const { name, version } = commandOf(io);
   try {
-    const args = parseRegistrarArgs(argv);
+    const args = parseRegistrarArgs(argv, registrarUsage(name));
     if (args.help) {
-      io.stdout(`${USAGE}\n`);
+      io.stdout(`${registrarUsage(name)}\n`);
       return 0;
     }
     if (args.version) {
-      io.stdout(`infrared-registrar version ${registrarVersion()}\n`);
+      io.stdout(`${name} version ${version}\n`);
       return 0;
     }
     const { options, warnings } = resolveRegistrarOptions(args.input, {
@@ -93,7 +112,7 @@ function readCommandLine(
     return { args, options, warnings };
   } catch (e) {
     // As upstream (cobra): an invalid flag or value exits 1.
-    io.stderr(`infrared-registrar: ${(e as Error).message}\n`);
+    io.stderr(`${name}: ${(e as Error).message}\n`);
     return 1;
   }
 }
@@ -153,7 +172,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     kubeConfig = io.kubeConfig ?? loadRegistrarKubeConfig(args.kubeconfig);
   } catch (e) {
-    io.stderr(`infrared-registrar: ${(e as Error).message}\n`);
+    io.stderr(`${commandOf(io).name}: ${(e as Error).message}\n`);
     return 1;
   }
   const client = new KubeClient(kubeConfig);
@@ -183,7 +202,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       logger,
     );
   } catch (e) {
-    io.stderr(`infrared-registrar: ${(e as Error).message}\n`);
+    io.stderr(`${commandOf(io).name}: ${(e as Error).message}\n`);
     return 1;
   }
   const watch =
@@ -210,8 +229,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   return code;
 }
 
-/** Entry point of bin/infrared-registrar.js. */
-export function run(argv: string[]): void {
+/** Entry point of bin/infrared-registrar.js (and, named so, of argocd-cluster-registrar). */
+export function run(argv: string[], command?: RegistrarCommand): void {
   const controller = new AbortController();
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.once(sig, () => controller.abort());
@@ -220,12 +239,15 @@ export function run(argv: string[]): void {
     stdout: s => process.stdout.write(s),
     stderr: s => process.stderr.write(s),
     signal: controller.signal,
+    command,
   }).then(
     code => {
       process.exitCode = code;
     },
     e => {
-      process.stderr.write(`infrared-registrar: ${(e as Error).stack ?? e}\n`);
+      process.stderr.write(
+        `${commandOf({ command }).name}: ${(e as Error).stack ?? e}\n`,
+      );
       process.exitCode = 1;
     },
   );

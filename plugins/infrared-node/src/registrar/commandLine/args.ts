@@ -8,7 +8,12 @@ import {
   type RegistrarInput,
 } from '../options';
 
-export const USAGE = `usage: infrared-registrar [--once] [--dry-run] [--debug] [flags]
+/** The command's name when none is given (the bin of @infrared-clusters/plugin-infrared-node). */
+export const REGISTRAR_COMMAND = 'infrared-registrar';
+
+/** `--help`'s text for the command installed as `name` (infrared-registrar, argocd-cluster-registrar). */
+export function registrarUsage(name: string = REGISTRAR_COMMAND): string {
+  return `usage: ${name} [--once] [--dry-run] [--debug] [flags]
 
 Registers child clusters (k3k, vcluster, kamaji, Cluster API ...) found in labelled namespaces as
 Argo CD cluster Secrets, and removes them again when their namespace is deleted. Uses the in-cluster
@@ -41,6 +46,9 @@ service account when run in a pod, else KUBECONFIG or ~/.kube/config.
 
 A flag given twice takes its last value (--provider adds up). Exit code 1 on an invalid flag or value,
 and with --once when a namespace failed.`;
+}
+
+export const USAGE = registrarUsage();
 
 export interface RegistrarCliArgs {
   once: boolean;
@@ -117,7 +125,10 @@ function parseBool(flag: string, value: string): boolean {
 }
 
 /** The flags as given: values of each value flag in order, and the booleans. */
-function readFlags(argv: string[]): {
+function readFlags(
+  argv: string[],
+  usage: string,
+): {
   values: Record<string, string[]>;
   bools: Record<string, boolean>;
 } {
@@ -138,7 +149,7 @@ function readFlags(argv: string[]): {
       inline =
         short[2] === '' ? undefined : short[2].replace(/^=/, '') || undefined;
     } else {
-      throw new RegistrarConfigError(arg, `unknown argument\n${USAGE}`);
+      throw new RegistrarConfigError(arg, `unknown argument\n${usage}`);
     }
     if (BOOL_FLAGS.has(name)) {
       bools[name] = inline === undefined ? true : parseBool(name, inline);
@@ -149,7 +160,7 @@ function readFlags(argv: string[]): {
       }
       (values[name] ??= []).push(value);
     } else {
-      throw new RegistrarConfigError(`--${name}`, `unknown flag\n${USAGE}`);
+      throw new RegistrarConfigError(`--${name}`, `unknown flag\n${usage}`);
     }
   }
   return { values, bools };
@@ -171,9 +182,15 @@ function providerFlags(
   });
 }
 
-/** Parses the command line (pflag style: --flag v, --flag=v, -t v, bools with optional =value). */
-export function parseRegistrarArgs(argv: string[]): RegistrarCliArgs {
-  const { values, bools } = readFlags(argv);
+/**
+ * Parses the command line (pflag style: --flag v, --flag=v, -t v, bools with optional =value); an
+ * unknown flag's error carries `usage`.
+ */
+export function parseRegistrarArgs(
+  argv: string[],
+  usage: string = USAGE,
+): RegistrarCliArgs {
+  const { values, bools } = readFlags(argv, usage);
   // pflag: a single-value flag given twice takes its last value.
   const one = (name: string) => values[name]?.at(-1);
 
