@@ -1,4 +1,5 @@
 import { createBackend } from '@backstage/backend-defaults';
+import { permissionModuleInfraredPlatformAdmins } from '@infrared-clusters/plugin-infrared-backend';
 
 const backend = createBackend();
 
@@ -20,7 +21,8 @@ backend.add(
 );
 
 backend.add(import('@backstage/plugin-permission-backend'));
-backend.add(import('./modules/permissionPolicy'));
+// Infrared's platform-admin policy (infrared.platformAdmins), allowing every other permission.
+backend.add(permissionModuleInfraredPlatformAdmins);
 
 backend.add(import('@backstage/plugin-scaffolder-backend'));
 backend.add(

@@ -4,3 +4,8 @@
  * @packageDocumentation
  */
 export { infraredPlugin as default } from './plugin';
+export {
+  createInfraredPlatformAdminDecision,
+  permissionModuleInfraredPlatformAdmins,
+  type InfraredPlatformAdminDecision,
+} from './permissionPolicy';

@@ -27,6 +27,7 @@ import { createPlacement, PlacementService } from './placement';
 import { createProvisioning, ProvisioningService } from './provisioning';
 import { discoveredClustersOptions, registerRegistrarTask } from './registrar';
 import { scrubbingLogger } from './logging/scrubbingLogger';
+import { schedulePermissionPolicyCheck } from './permissionPolicy';
 
 export { CLUSTERS_RECONCILE_TASK_ID } from './clusters';
 export { RELEASE_GATE_TASK_ID } from './placement';
@@ -61,6 +62,8 @@ export const infraredPlugin = createBackendPlugin({
         auditor: coreServices.auditor,
         scheduler: coreServices.scheduler,
         lifecycle: coreServices.lifecycle,
+        discovery: coreServices.discovery,
+        instanceMetadata: coreServices.rootInstanceMetadata,
         kube: infraredKubeServiceRef,
         events: eventsServiceRef,
       },
@@ -68,6 +71,8 @@ export const infraredPlugin = createBackendPlugin({
         const { config, httpRouter, scheduler, kube } = deps;
         const logger = scrubbingLogger(deps.logger);
         deps.permissionsRegistry.addPermissions(infraredPermissions);
+        // after start: a warning when Infrared's admin permissions are open to everyone
+        schedulePermissionPolicyCheck({ ...deps, logger });
 
         // the gitops publisher: registration, placement, and the registrar's children
         let publisher: GitopsPublisher | undefined;

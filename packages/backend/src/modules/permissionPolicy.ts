@@ -1,24 +1,6 @@
-import {
-  coreServices,
-  createBackendModule,
-} from '@backstage/backend-plugin-api';
-import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
-import {
-  PlatformAdminPolicy,
-  readPlatformAdminPolicyOptions,
-} from './platformAdminPolicy';
-
-export default createBackendModule({
-  pluginId: 'permission',
-  moduleId: 'platform-admin-policy',
-  register(reg) {
-    reg.registerInit({
-      deps: { policy: policyExtensionPoint, config: coreServices.rootConfig },
-      async init({ policy, config }) {
-        policy.setPolicy(
-          new PlatformAdminPolicy(readPlatformAdminPolicyOptions(config)),
-        );
-      },
-    });
-  },
-});
+/**
+ * The portal's permission policy is Infrared's platform-admin module, the one adopters install
+ * (plugins/infrared-backend/src/permissionPolicy). Kept as this module's default export for the
+ * tests under src/permissions that start a backend with it.
+ */
+export { permissionModuleInfraredPlatformAdmins as default } from '@infrared-clusters/plugin-infrared-backend';

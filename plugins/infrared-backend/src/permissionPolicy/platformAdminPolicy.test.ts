@@ -7,8 +7,8 @@ import {
   infraredClusterReadPermission,
 } from '@infrared-clusters/plugin-infrared-common';
 import {
+  createInfraredPlatformAdminDecision,
   PlatformAdminPolicy,
-  readPlatformAdminPolicyOptions,
 } from './platformAdminPolicy';
 
 function userOf(userEntityRef: string, ownershipEntityRefs: string[]) {
@@ -34,11 +34,15 @@ const developer = userOf('user:default/bob', [
 ]);
 const guest = userOf('user:development/guest', ['user:development/guest']);
 
+const kubernetes = (name: string, action?: 'read') => ({
+  type: 'basic' as const,
+  name,
+  attributes: action ? { action } : {},
+});
+
 describe('PlatformAdminPolicy', () => {
   const policy = new PlatformAdminPolicy(
-    readPlatformAdminPolicyOptions(
-      new ConfigReader({ infrared: { platformAdmins: { allowGuest: true } } }),
-    ),
+    new ConfigReader({ infrared: { platformAdmins: { allowGuest: true } } }),
   );
 
   it.each([
@@ -86,12 +90,6 @@ describe('PlatformAdminPolicy', () => {
     expect(decision.result).toBe(AuthorizeResult.ALLOW);
   });
 
-  const kubernetes = (name: string, action?: 'read') => ({
-    type: 'basic' as const,
-    name,
-    attributes: action ? { action } : {},
-  });
-
   it.each([
     ['admin', 'ALLOW', admin],
     ['local guest (allowGuest)', 'ALLOW', guest],
@@ -122,9 +120,7 @@ describe('PlatformAdminPolicy', () => {
   });
 
   it('does not treat the guest as an admin unless configured', async () => {
-    const strict = new PlatformAdminPolicy(
-      readPlatformAdminPolicyOptions(new ConfigReader({})),
-    );
+    const strict = new PlatformAdminPolicy(new ConfigReader({}));
     const decision = await strict.handle(
       { permission: infraredClusterCreatePermission },
       guest,
@@ -134,11 +130,9 @@ describe('PlatformAdminPolicy', () => {
 
   it('takes the admin groups from config', async () => {
     const custom = new PlatformAdminPolicy(
-      readPlatformAdminPolicyOptions(
-        new ConfigReader({
-          infrared: { platformAdmins: { groups: ['group:default/team-a'] } },
-        }),
-      ),
+      new ConfigReader({
+        infrared: { platformAdmins: { groups: ['group:default/team-a'] } },
+      }),
     );
     expect(
       (
@@ -156,5 +150,38 @@ describe('PlatformAdminPolicy', () => {
         )
       ).result,
     ).toBe(AuthorizeResult.DENY);
+  });
+});
+
+describe('createInfraredPlatformAdminDecision', () => {
+  const decide = createInfraredPlatformAdminDecision(new ConfigReader({}));
+
+  it('decides Infrared permissions and the Kubernetes proxy', () => {
+    expect(
+      decide({ permission: infraredClusterCreatePermission }, admin),
+    ).toEqual({ result: AuthorizeResult.ALLOW });
+    expect(
+      decide({ permission: infraredClusterDeletePermission }, developer),
+    ).toEqual({ result: AuthorizeResult.DENY });
+    expect(
+      decide({ permission: infraredClusterReadPermission }, developer),
+    ).toEqual({ result: AuthorizeResult.ALLOW });
+    expect(
+      decide({ permission: kubernetes('kubernetes.proxy') }, developer),
+    ).toEqual({ result: AuthorizeResult.DENY });
+  });
+
+  it('leaves every other permission to the rest of the policy', () => {
+    for (const permission of [
+      kubernetes('kubernetes.clusters.read', 'read'),
+      {
+        type: 'basic' as const,
+        name: 'catalog.entity.delete',
+        attributes: { action: 'delete' as const },
+      },
+    ]) {
+      expect(decide({ permission }, admin)).toBeUndefined();
+      expect(decide({ permission }, undefined)).toBeUndefined();
+    }
   });
 });
