@@ -79,16 +79,41 @@ function registerLocalEnvironmentHooks() {
   }
 }
 
+/**
+ * `--config` for the hooks' files, after the files the portal loads anyway: the caller's own
+ * `--config` ones, else app-config.yaml and app-config.local.yaml (what `repo start` loads without
+ * `--config`).
+ */
+function configArgs(files, args) {
+  if (!files.length) return [];
+  const own = args.includes('--config')
+    ? []
+    : ['app-config.yaml', 'app-config.local.yaml']
+        .map(f => path.join(repoRoot, f))
+        .filter(f => fs.existsSync(f));
+  return [...own, ...files].flatMap(f => ['--config', f]);
+}
+
 async function start() {
   ensureInstalled();
   registerLocalEnvironmentHooks();
   const extraEnv = {};
+  const configFiles = [];
   for (const hook of localEnvironmentHooks) {
-    Object.assign(extraEnv, await hook({ repoRoot, env, run }));
+    // a hook returns env vars, and config files for the portal under `configFiles`
+    const { configFiles: files = [], ...vars } =
+      (await hook({ repoRoot, env, run })) ?? {};
+    Object.assign(extraEnv, vars);
+    configFiles.push(...files);
   }
   const child = spawn(
     bin('backstage-cli'),
-    ['repo', 'start', ...process.argv.slice(3)],
+    [
+      'repo',
+      'start',
+      ...process.argv.slice(3),
+      ...configArgs(configFiles, process.argv.slice(3)),
+    ],
     {
       cwd: repoRoot,
       stdio: 'inherit',

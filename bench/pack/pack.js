@@ -7,6 +7,8 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { distProblems } = require('../../scripts/prepack-check');
+
 const repoRoot = path.join(__dirname, '..', '..');
 const bin = name => path.join(repoRoot, 'node_modules', '.bin', name);
 
@@ -74,6 +76,11 @@ function packAll(dirs, workDir) {
   return dirs.map(dir => {
     const full = path.join(repoRoot, dir);
     const buildSeconds = buildPackage(full);
+    // what the package's own prepack checks first: npm pack there would stop otherwise
+    const problems = distProblems(full);
+    if (problems.length) {
+      throw new Error(`${dir}: after the build, ${problems.join('; ')}`);
+    }
     const copy = path.join(workDir, 'packed', path.basename(dir));
     productionPackCopy(full, copy);
     return { dir, buildSeconds, ...npmPack(copy, tarballs) };

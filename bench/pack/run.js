@@ -10,6 +10,9 @@
  *    INFRARED_DEVENV_STATE), the time until GET /api/infrared/health answers 200 with the guest's
  *    token; and the registrar's bin from the installed package: --version and --help;
  * 4. with --app-build, backstage-cli package build of the scratch app (minutes on 2 cores).
+ * --skip <dir,...> leaves packages out (e.g. one still being written); the scratch app then drops them.
+ * After the build each package must pass its prepack's check (scripts/prepack-check.js), and after
+ * the install the @backstage packages nested below another package (a second copy) are counted.
  * Everything runs under a temporary folder, removed at the end (--keep leaves it); the backend's
  * process group is stopped whatever happens. Loopback only.
  */
@@ -72,6 +75,31 @@ async function waitForHealth(port, backend, attempts = 300) {
   throw new Error(`no health answer after ${attempts} attempts`);
 }
 
+/** node_modules/<a>/node_modules/@backstage/<b>: a second copy of an @backstage package, by name. */
+function nestedBackstageCopies(appDir) {
+  const found = [];
+  const walk = (modules, depth) => {
+    if (depth > 6 || !fs.existsSync(modules)) return;
+    for (const entry of fs.readdirSync(modules)) {
+      if (entry.startsWith('.')) continue;
+      const names = entry.startsWith('@')
+        ? fs.readdirSync(path.join(modules, entry)).map(n => `${entry}/${n}`)
+        : [entry];
+      for (const name of names) {
+        if (depth > 0 && name.startsWith('@backstage/')) {
+          found.push(path.relative(appDir, path.join(modules, name)));
+        }
+        walk(path.join(modules, name, 'node_modules'), depth + 1);
+      }
+    }
+  };
+  walk(path.join(appDir, 'node_modules'), 0);
+  for (const workspace of ['app', 'backend']) {
+    walk(path.join(appDir, 'packages', workspace, 'node_modules'), 1);
+  }
+  return found;
+}
+
 function registrarBin(appDir) {
   const bin = path.join(appDir, 'node_modules', '.bin', 'infrared-registrar');
   const version = must(process.execPath, [bin, '--version'], { cwd: appDir });
@@ -128,9 +156,12 @@ function buildApp(appDir) {
 
 async function main() {
   const kubeconfigPath = managementKubeconfig();
+  const skipped = (arg('--skip') ?? '').split(',').filter(Boolean);
+  const started = Date.now();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-pack-'));
   try {
-    const packed = packAll(publishablePackages(), work);
+    const dirs = publishablePackages().filter(dir => !skipped.includes(dir));
+    const packed = packAll(dirs, work);
     printPacked(packed);
     const appDir = path.join(work, 'app');
     scratch.copyApp(appDir);
@@ -144,12 +175,21 @@ async function main() {
     }
     const seconds = scratch.install(appDir);
     console.log(`npm install of the scratch app: ${seconds.toFixed(1)} s`);
+    const nested = nestedBackstageCopies(appDir);
+    console.log(
+      `nested @backstage copies: ${nested.length}${
+        nested.length ? ` (${nested.join(', ')})` : ''
+      }`,
+    );
     const bin = registrarBin(appDir);
     console.log(
       `infrared-registrar from the tarball: ${bin.version}; --help: ${bin.helpFirstLine}`,
     );
     await startAndCheck(appDir, kubeconfigPath);
     if (process.argv.includes('--app-build')) buildApp(appDir);
+    console.log(
+      `the whole run: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     if (process.argv.includes('--keep')) console.log(`kept ${work}`);
     else fs.rmSync(work, { recursive: true, force: true });

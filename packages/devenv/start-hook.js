@@ -1,34 +1,14 @@
 /*
  * A hook for scripts/start.d (npm start): brings up the local control plane with `devenv up` and
- * returns the env vars naming its kubeconfigs and, unless INFRARED_ARGOCD=off, its Argo CD (the API
- * URL, the panel account's token for the portal's proxy endpoint, and the git URL Argo CD clones the
- * gitops repository by). Skipped when INFRARED_DEVENV=off (use your own cluster).
+ * returns the env vars naming its kubeconfigs, and the config file `devenv up` writes for the portal
+ * (.data/devenv/app-config.devenv.yaml: Argo CD's proxy endpoint and git URL unless INFRARED_ARGOCD=off,
+ * the OpenTofu runner's status file). devenv rewrites that file when Argo CD starts after the portal
+ * (built in the background), and the running backend reads it again. Skipped when INFRARED_DEVENV=off
+ * (use your own cluster).
  * Use from scripts/start.d/10-devenv.js as: module.exports = require('../../packages/devenv/start-hook');
  */
 const fs = require('node:fs');
 const path = require('node:path');
-
-/** The env vars of the demo's Argo CD, read from devenv's state and token file in `dir`. */
-function argoCdEnv(dir) {
-  let state;
-  let tokens;
-  try {
-    state = JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'));
-    tokens = JSON.parse(
-      fs.readFileSync(path.join(dir, 'argocd-tokens.json'), 'utf8'),
-    );
-  } catch {
-    return {};
-  }
-  const argo = state.argocd;
-  const token = argo && tokens[argo.panelAccount];
-  if (!argo || !token) return {};
-  return {
-    ARGOCD_URL: argo.url,
-    ARGOCD_TOKEN: token,
-    INFRARED_ARGOCD_REPO_URL: argo.gitUrl,
-  };
-}
 
 async function devenv({ repoRoot, env, run }) {
   if (env.INFRARED_DEVENV === 'off') return {};
@@ -50,9 +30,10 @@ async function devenv({ repoRoot, env, run }) {
       dir,
       'edge-demo.kubeconfig',
     ),
-    ...(env.INFRARED_ARGOCD === 'off' ? {} : argoCdEnv(dir)),
+    configFiles: [path.join(dir, 'app-config.devenv.yaml')].filter(f =>
+      fs.existsSync(f),
+    ),
   };
 }
 
 module.exports = devenv;
-module.exports.argoCdEnv = argoCdEnv;

@@ -23,6 +23,35 @@ export interface Config {
       kubeconfigPath?: string;
     };
 
+    /**
+     * One installation per management cluster (README, "One installation per management cluster"):
+     * the installation holding the Lease `infrared-installation` in namespace `infrared` reconciles
+     * and writes; a backend with another id finding it renewed neither reconciles nor writes (its
+     * writes answer 409 naming the holder) and takes over once the Lease expires.
+     */
+    installation?: {
+      /**
+       * This installation's id, the Lease's holderIdentity: every replica of one installation must
+       * have the same, two installations different ones. Default derived from the portal's URL and
+       * the GitHub repository, `app=<app.baseUrl> gitops=<infrared.gitops.repoUrl>`; with a `local`
+       * repository (development) `gitops=local`, whatever its path.
+       */
+      id?: string;
+      /**
+       * How long the Lease holds without a renewal, e.g. `60s`; whole seconds, at least 1 s. Replicas
+       * renew it every quarter of it, at most every 15 s; another installation takes over one
+       * duration after the last replica stopped. Default 60 s.
+       */
+      leaseDuration?:
+        | string
+        | {
+            milliseconds?: number;
+            seconds?: number;
+            minutes?: number;
+            hours?: number;
+          };
+    };
+
     /** Reconciliation of Clusters (Connected, Argo CD Secret, Registered) on the Backstage scheduler. */
     reconcile?: {
       /**
@@ -124,6 +153,13 @@ export interface Config {
        * the repository root); anything else is refused. Default: the templates' `source`s.
        */
       allowedSources?: string[];
+      /**
+       * A JSON file a local environment writes while it prepares what runs the Jobs: devenv's
+       * `.data/devenv/prepare.json`, which `npm start` names (tofu built in the background). While
+       * it says OpenTofu is not ready, the register form says "OpenTofu is being prepared (about N
+       * min left)"; builds started meanwhile wait, then run. Unset: always ready.
+       */
+      runnerStatusFile?: string;
       /**
        * Time between passes, e.g. `15s`, an ISO duration or `{ seconds: 15 }`. Default 15 s. An API
        * write (POST /v1/clusters with a template, the action route) runs a pass at once.

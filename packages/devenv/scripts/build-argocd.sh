@@ -3,7 +3,8 @@
 # with the component names argocd-server, argocd-repo-server and argocd-application-controller as
 # symlinks to it (the binary's name picks the component), and Argo CD's helper scripts from the
 # module's hack/ (what Argo CD's image puts on the repo-server's PATH).
-# Usage: build-argocd.sh <out-dir>   (env: ARGOCD_VERSION, ARGOCD_GOTOOLCHAIN, GO_BUILD_PARALLEL)
+# Usage: build-argocd.sh <out-dir>   (env: ARGOCD_VERSION, ARGOCD_GOTOOLCHAIN, GO_BUILD_PARALLEL,
+# INFRARED_BUILD_PROGRESS)
 # The wrapper module is generated here, in a temporary dir, from argo-cd's own go.mod: its go line
 # and its replace (...) block verbatim, minus the local `gitops-engine => ./gitops-engine` line
 # (github.com/argoproj/argo-cd/gitops-engine/v3 at the same version then comes from the module
@@ -58,8 +59,14 @@ P=$MOD/common
 LDFLAGS="-s -w -X $P.version=${ARGOCD_VERSION#v} -X $P.gitTag=$ARGOCD_VERSION -X $P.gitTreeState=clean"
 LDFLAGS="$LDFLAGS -X $P.gitCommit=gomodule-$ARGOCD_VERSION -X $P.buildDate=$(date -u +%FT%TZ) -X $P.kubectlVersion=$KUBECTL"
 echo "devenv: building Argo CD $ARGOCD_VERSION with $GOTOOLCHAIN (about 14 min cold on 2 cores)" >&2
+# INFRARED_BUILD_PROGRESS=1 (devenv prepare): how many packages, then each one as it compiles
+VERBOSE=()
+if [ "${INFRARED_BUILD_PROGRESS:-}" = 1 ]; then
+  echo "devenv-progress: packages $(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' "$MOD/cmd" | grep -c .)"
+  VERBOSE=(-v)
+fi
 GODEBUG="tarinsecurepath=0,zipinsecurepath=0" \
-  go build -p "$PAR" -trimpath -ldflags "$LDFLAGS" -o "$WORK/argocd.bin" "$MOD/cmd"
+  go build "${VERBOSE[@]}" -p "$PAR" -trimpath -ldflags "$LDFLAGS" -o "$WORK/argocd.bin" "$MOD/cmd"
 
 # the helper scripts Argo CD's image puts on PATH (Dockerfile: hack/git-verify-wrapper.sh etc.)
 for s in git-verify-wrapper.sh gpg-wrapper.sh git-ask-pass.sh; do

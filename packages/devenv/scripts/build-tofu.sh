@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds OpenTofu's `tofu` from the Go module github.com/opentofu/opentofu into a cache dir.
-# Usage: build-tofu.sh <out-dir>   (env: TOFU_VERSION, GO_BUILD_PARALLEL)
+# Usage: build-tofu.sh <out-dir>   (env: TOFU_VERSION, GO_BUILD_PARALLEL, INFRARED_BUILD_PROGRESS)
 # The wrapper module is generated here from opentofu's own go.mod: its go line, its godebug
 # lines (which only take effect in the main module) and its one replace line for
 # github.com/hashicorp/hcl/v2 (a fork; `go install ...@version` refuses modules with replace
@@ -40,7 +40,13 @@ MODFILE="$(go mod download -json "github.com/opentofu/opentofu@$TOFU_VERSION" | 
 grep -q '^replace github.com/hashicorp/hcl/v2' go.mod || { echo "devenv: opentofu's go.mod has no hcl/v2 replace line" >&2; exit 1; }
 echo "package tofu" > doc.go
 echo "devenv: building tofu $TOFU_VERSION (a few minutes cold)" >&2
-go build -p "$PAR" -trimpath -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
+# INFRARED_BUILD_PROGRESS=1 (devenv prepare): how many packages, then each one as it compiles
+VERBOSE=()
+if [ "${INFRARED_BUILD_PROGRESS:-}" = 1 ]; then
+  echo "devenv-progress: packages $(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' github.com/opentofu/opentofu/cmd/tofu | grep -c .)"
+  VERBOSE=(-v)
+fi
+go build "${VERBOSE[@]}" -p "$PAR" -trimpath -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
   -o "$WORK/tofu.bin" github.com/opentofu/opentofu/cmd/tofu
 mv "$WORK/tofu.bin" "$OUT/bin/tofu"
 T1=$(date +%s)

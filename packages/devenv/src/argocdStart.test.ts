@@ -4,6 +4,11 @@ import path from 'node:path';
 import { argocdManifests, rbacPolicy } from './argocdConfig';
 import { argocdModuleDir } from './argocdBinary';
 import { BOOTSTRAP_DIR, bootstrapManifests } from './argocdBootstrap';
+import {
+  PORTAL_CONFIG_FILE,
+  portalConfig,
+  writePortalConfig,
+} from './portalConfig';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const startHook = require('../start-hook');
@@ -108,28 +113,11 @@ describe('the start hook (scripts/start.d/10-devenv.js)', () => {
     repoRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'start-hook-'));
     dir = path.join(repoRoot, '.data', 'devenv');
     fs.mkdirSync(dir, { recursive: true });
-    // what `devenv up` leaves when it started Argo CD
-    fs.writeFileSync(
-      path.join(dir, 'state.json'),
-      JSON.stringify({
-        processes: [],
-        argocd: {
-          url: 'http://127.0.0.1:18080',
-          gitUrl: 'git://127.0.0.1:18081/gitops.git',
-          namespace: 'argocd',
-          account: 'infrared',
-          panelAccount: 'backstage',
-        },
-      }),
-    );
-    fs.writeFileSync(
-      path.join(dir, 'argocd-tokens.json'),
-      JSON.stringify({ infrared: 'readonly-token', backstage: 'panel-token' }),
-    );
   });
   afterEach(() => fs.rmSync(repoRoot, { recursive: true, force: true }));
 
-  it("runs devenv up and hands the portal Argo CD's URL, the panel account's token and the git URL", async () => {
+  it('runs devenv up and hands the portal the kubeconfigs and the config file devenv up wrote', async () => {
+    fs.writeFileSync(path.join(dir, PORTAL_CONFIG_FILE), 'infrared: {}\n');
     const env = await startHook({ repoRoot, env: {}, run });
     expect(calls).toEqual([['up']]);
     expect(env).toEqual({
@@ -141,43 +129,105 @@ describe('the start hook (scripts/start.d/10-devenv.js)', () => {
         dir,
         'edge-demo.kubeconfig',
       ),
-      ARGOCD_URL: 'http://127.0.0.1:18080',
-      ARGOCD_TOKEN: 'panel-token',
-      INFRARED_ARGOCD_REPO_URL: 'git://127.0.0.1:18081/gitops.git',
+      configFiles: [path.join(dir, PORTAL_CONFIG_FILE)],
     });
   });
 
-  it('hands no Argo CD with INFRARED_ARGOCD=off, nor when the state records none; nothing at all with INFRARED_DEVENV=off', async () => {
-    const off = await startHook({
-      repoRoot,
-      env: { INFRARED_ARGOCD: 'off' },
-      run,
-    });
-    expect(Object.keys(off)).toEqual([
-      'INFRARED_DEVENV_MANAGEMENT_KUBECONFIG',
-      'INFRARED_DEVENV_EDGE_DEMO_KUBECONFIG',
-    ]);
-    fs.writeFileSync(
-      path.join(dir, 'state.json'),
-      JSON.stringify({ processes: [] }),
+  it('hands no config file that is not there, and nothing at all with INFRARED_DEVENV=off', async () => {
+    expect((await startHook({ repoRoot, env: {}, run })).configFiles).toEqual(
+      [],
     );
-    expect(
-      Object.keys(await startHook({ repoRoot, env: {}, run })),
-    ).not.toContain('ARGOCD_URL');
     calls.length = 0;
     expect(
       await startHook({ repoRoot, env: { INFRARED_DEVENV: 'off' }, run }),
     ).toEqual({});
     expect(calls).toEqual([]);
   });
-
-  it('fails saying so when devenv up fails', async () => {
-    await expect(
-      startHook({ repoRoot, env: {}, run: () => 1 }),
-    ).rejects.toThrow('devenv up failed');
-  });
 });
 
+describe("the portal's config file (portalConfig.ts)", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-config-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const running = () => {
+    // what `devenv up` leaves when it started Argo CD
+    fs.writeFileSync(
+      path.join(dir, 'state.json'),
+      JSON.stringify({
+        processes: [],
+        argocd: {
+          url: 'http://127.0.0.1:18080',
+          gitUrl: 'git://127.0.0.1:18081/gitops.git',
+          panelAccount: 'backstage',
+        },
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'argocd-tokens.json'),
+      JSON.stringify({ infrared: 'readonly-token', backstage: 'panel-token' }),
+    );
+  };
+  const opts = { gitRepoName: 'gitops.git', env: {} };
+
+  it("with Argo CD running: the proxy endpoint's target and the panel account's token, and the git URL", () => {
+    running();
+    expect(portalConfig(dir, opts)).toEqual({
+      infrared: {
+        provisioning: { runnerStatusFile: path.join(dir, 'prepare.json') },
+        gitops: { argocdRepoUrl: 'git://127.0.0.1:18081/gitops.git' },
+      },
+      proxy: {
+        endpoints: {
+          '/argocd/api/v1/clusters': {
+            target: 'http://127.0.0.1:18080/api/v1/clusters',
+            headers: { Authorization: 'Bearer panel-token' },
+          },
+        },
+      },
+    });
+  });
+
+  it('while Argo CD is being built: no endpoint, and the git URL its git daemon will serve', () => {
+    fs.writeFileSync(
+      path.join(dir, 'state.json'),
+      JSON.stringify({ processes: [] }),
+    );
+    const config = portalConfig(dir, {
+      ...opts,
+      env: { INFRARED_ARGOCD_PORT: '19000' },
+    });
+    expect(config.proxy).toBeUndefined();
+    expect(config.infrared.gitops).toEqual({
+      argocdRepoUrl: 'git://127.0.0.1:19001/gitops.git',
+    });
+  });
+
+  it('with INFRARED_ARGOCD=off: the runner status only', () => {
+    running();
+    expect(
+      portalConfig(dir, { ...opts, env: { INFRARED_ARGOCD: 'off' } }),
+    ).toEqual({
+      infrared: {
+        provisioning: { runnerStatusFile: path.join(dir, 'prepare.json') },
+      },
+    });
+  });
+
+  it('is written 0600, and only when it changes (an unchanged file does not wake the backend)', () => {
+    const file = writePortalConfig(dir, opts);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const before = fs.statSync(file).mtimeMs;
+    fs.utimesSync(file, 0, 0);
+    writePortalConfig(dir, opts);
+    expect(fs.statSync(file).mtimeMs).toBe(0);
+    running();
+    writePortalConfig(dir, opts);
+    expect(fs.readFileSync(file, 'utf8')).toContain('Bearer panel-token');
+    expect(before).toBeGreaterThan(0);
+  });
+});
 describe("npm test's leak scan (scripts/leak-scan.js)", () => {
   it('looks for the Argo CD tokens devenv keeps beside its state (argocd-tokens.json), never printing them', async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -18,7 +18,10 @@ import { isRunning, rssBytes, startProcess } from './processes';
 import { ensureTofu, tofuCacheDir } from './tofu';
 import { ensureHelm } from './helm';
 import { ensureArgoCd } from './argocdBinary';
-import { ARGOCD_TOKENS_FILE } from './argocdDemo';
+import { ARGOCD_TOKENS_FILE, localConfigValue } from './argocdDemo';
+import { PREPARE_STATUS_FILE, runPrepare } from './prepare';
+import { ensurePreparing } from './prepareStart';
+import { writePortalConfig } from './portalConfig';
 import {
   DEPLOY_VALUES,
   deployManifests,
@@ -26,7 +29,7 @@ import {
   writeDeployManifests,
 } from './chart';
 
-const USAGE = `usage: devenv <up|down|status|build|tofu|helm|argocd|chart|node-agent> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
+const USAGE = `usage: devenv <up|down|status|build|tofu|helm|argocd|chart|node-agent|prepare> [--state <file>] [--clusters a,b] [--owner-pid <pid>]
 
   up          start etcd + kube-apiservers (+ kube-controller-manager on the first cluster), detached;
               the demo environment also starts a node agent on management when tofu is built
@@ -37,12 +40,14 @@ const USAGE = `usage: devenv <up|down|status|build|tofu|helm|argocd|chart|node-a
   helm        find or build helm (from Go modules, once)
   argocd      find or build Argo CD (argocd-server, -repo-server, -application-controller; Go modules, once)
   chart       render deploy/helm/infrared-clusters into deploy/crds and deploy/rbac (with helm)
+  prepare     build what the demo lacks (tofu, Argo CD) with progress in .data/devenv/prepare.json,
+              running \`devenv up\` after each; \`devenv up\` starts it in the background
   node-agent  run a node agent in the foreground on --cluster (default the first) of the control
               plane (--name, default devenv-node; --selector <labels> of the Pods it takes; --data-dir)
 
 Without --state: the demo environment (clusters management and edge-demo, and on management the
 k3k-style child cluster sandbox for the registrar) under <repo>/.data/devenv/, with Argo CD on
-management serving .data/gitops.git (built on first use; INFRARED_ARGOCD=off: no Argo CD).
+management serving .data/gitops.git (built in the background on first use; INFRARED_ARGOCD=off: no Argo CD).
 With --state <file>: an ephemeral test control plane (management, workload-a) recorded in <file>.`;
 
 function parseArgs(argv: string[]) {
@@ -88,6 +93,7 @@ async function up(flags: Record<string, string>) {
       await installProjectCrds(cp.clusters[0]);
       if (demo) await demoSetup(cp, dataDir!, findRepoRoot(), say);
       if (demo) await demoNodeAgent(cp, statePath, dataDir!);
+      if (demo) demoBackground(cp, statePath, dataDir!);
       printClusters(statePath, dataDir);
       return;
     }
@@ -111,12 +117,37 @@ async function up(flags: Record<string, string>) {
   await installProjectCrds(cp.clusters[0]);
   if (demo) await demoSetup(cp, dataDir!, findRepoRoot(), say);
   if (demo) await demoNodeAgent(cp, statePath, dataDir!);
+  if (demo) demoBackground(cp, statePath, dataDir!);
   say(
     `devenv: up in ${((Date.now() - started) / 1000).toFixed(
       1,
     )}s (state ${statePath})`,
   );
   printClusters(statePath, dataDir);
+}
+
+/**
+ * What the demo builds in the background (`devenv prepare`, started when tofu or Argo CD is missing)
+ * and the portal's config file naming what runs now (portalConfig.ts).
+ */
+function demoBackground(cp: ControlPlane, statePath: string, dataDir: string) {
+  ensurePreparing(cp, statePath, dataDir, say);
+  const gitRepo =
+    localConfigValue(findRepoRoot(), ['infrared', 'gitops', 'path']) ??
+    'gitops.git';
+  writePortalConfig(dataDir, { gitRepoName: path.basename(gitRepo) });
+}
+
+/** `devenv prepare`: the demo's missing builds, then `devenv up` again after each one. */
+async function prepare(statePath: string) {
+  const dataDir = path.dirname(statePath);
+  const ok = await runPrepare({
+    statusFile: path.join(dataDir, PREPARE_STATUS_FILE),
+    log: path.join(dataDir, 'logs', 'prepare.log'),
+    afterBuild: () => up({}),
+    say,
+  });
+  if (!ok) process.exitCode = 1;
 }
 
 /**
@@ -136,7 +167,7 @@ async function demoNodeAgent(
   const tofu = path.join(tofuCacheDir(), 'bin', 'tofu');
   if (!process.env.INFRARED_TOFU && !fs.existsSync(tofu)) {
     say(
-      'devenv: no node agent: tofu is not built yet (`devenv tofu` builds it from Go modules, about 9 minutes; the next `devenv up` starts the agent). Until then, Clusters built with OpenTofu wait for their Jobs.',
+      'devenv: no node agent yet: tofu is not built (devenv prepare builds it in the background and then starts the agent). Until then, Clusters built with OpenTofu wait for their Jobs.',
     );
     return;
   }
@@ -318,6 +349,8 @@ async function main(argv: string[]): Promise<void> {
       return renderDeployManifests();
     case 'node-agent':
       return nodeAgent(statePath, flags);
+    case 'prepare':
+      return prepare(statePath);
     default:
       say(USAGE);
       process.exitCode = cmd ? 2 : 0;

@@ -3,6 +3,7 @@ import { ARGOCD_ENV, downDemoArgoCd, upDemoArgoCd } from './argocdDemo';
 import type { ControlPlane } from './controlPlane';
 import { setUpDemo } from './demo';
 import { setUpPlacementDemo } from './demoPlacement';
+import { demoBuilds } from './prepare';
 
 /**
  * The demo's namespaces, Nodes, kubeconfig files and child cluster (demo.ts), Argo CD (argocdDemo.ts)
@@ -43,6 +44,16 @@ async function demoArgoCd(
     if (await downDemoArgoCd(cp))
       say(`devenv: Argo CD stopped (${ARGOCD_ENV}=off)`);
     else say(`devenv: no Argo CD (${ARGOCD_ENV}=off)`);
+    return undefined;
+  }
+  if (
+    !demoBuilds()
+      .find(b => b.name === 'argocd')
+      ?.built()
+  ) {
+    say(
+      'devenv: Argo CD is not built yet: devenv prepare builds it in the background and starts it then',
+    );
     return undefined;
   }
   const started = Date.now();

@@ -301,11 +301,13 @@ export function openControlPlane(statePath: string): ControlPlane {
 export async function isHealthy(statePath: string): Promise<boolean> {
   try {
     const cp = openControlPlane(statePath);
-    // the node agent and Argo CD are not part of the control plane: `devenv up` starts them again
+    // the node agent, Argo CD and the background builds are not part of the control plane:
+    // `devenv up` starts them again
     const parts = cp.state.processes.filter(
       p =>
         p.name !== 'watchdog' &&
         p.name !== 'node-agent' &&
+        p.name !== 'devenv-prepare' &&
         !p.name.startsWith('argocd-'),
     );
     if (!parts.every(isRunning)) return false;

@@ -22,6 +22,7 @@ import {
 } from './clusters';
 import { findRepoRoot, readManagementClusterConfig } from './config';
 import { createGitopsPublisher } from './gitops';
+import { gatedScheduler, startInstallationGuard } from './installation';
 import { infraredKubeServiceRef } from './kube';
 import { createPlacement, PlacementService } from './placement';
 import { createProvisioning, ProvisioningService } from './provisioning';
@@ -68,9 +69,20 @@ export const infraredPlugin = createBackendPlugin({
         events: eventsServiceRef,
       },
       async init(deps) {
-        const { config, httpRouter, scheduler, kube } = deps;
+        const { config, httpRouter, kube } = deps;
         const logger = scrubbingLogger(deps.logger);
         deps.permissionsRegistry.addPermissions(infraredPermissions);
+
+        // one installation per management cluster: the reconcilers pass and the write routes
+        // write only while this installation holds the Lease infrared/infrared-installation
+        const installation = await startInstallationGuard({
+          config,
+          logger,
+          client: kube.management?.client,
+          managementCluster: readManagementClusterConfig(config).name,
+          lifecycle: deps.lifecycle,
+        });
+        const scheduler = gatedScheduler(deps.scheduler, installation, logger);
         // after start: a warning when Infrared's admin permissions are open to everyone
         schedulePermissionPolicyCheck({ ...deps, logger });
 
@@ -92,6 +104,7 @@ export const infraredPlugin = createBackendPlugin({
           client: kube.management?.client,
           // stops the watches and releases the registrar's Lease on shutdown
           lifecycle: deps.lifecycle,
+          gate: installation,
           gitops: publisher &&
             kube.management && {
               publisher,
@@ -185,6 +198,8 @@ export const infraredPlugin = createBackendPlugin({
             placement,
             provisioning,
             unavailable: kube.unavailable,
+            // without a management cluster there is nothing to manage, or to say
+            installation: kube.management && installation,
           }),
         );
       },

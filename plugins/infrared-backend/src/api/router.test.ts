@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
@@ -1172,7 +1175,53 @@ describe('REST API /v1/clusters', () => {
       const res = await h.send('get', '/v1/provisioning/templates');
       expect(res.status).toBe(200);
       const { source: _s, ...template } = TEMPLATES[0];
-      expect(res.body).toEqual({ items: [template] });
+      expect(res.body).toEqual({ items: [template], runner: { ready: true } });
+    });
+
+    it('says while a local environment prepares OpenTofu, from the runner status file, and is ready once it is, with no restart', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-'));
+      const runnerStatusFile = path.join(dir, 'prepare.json');
+      const write = (state: string, extra = {}) =>
+        fs.writeFileSync(
+          runnerStatusFile,
+          JSON.stringify({
+            updatedAt: new Date().toISOString(),
+            items: [
+              { name: 'tofu', title: 'OpenTofu', state, ...extra },
+              { name: 'argocd', title: 'Argo CD', state: 'waiting' },
+            ],
+          }),
+        );
+      write('building', { percent: 42, secondsLeft: 400 });
+      const h = await harness({
+        features: [
+          mockServices.rootConfig.factory({
+            data: {
+              infrared: {
+                provisioning: { templates: TEMPLATES, runnerStatusFile },
+              },
+            },
+          }),
+        ],
+      });
+      try {
+        const preparing = await h.send('get', '/v1/provisioning/templates');
+        expect(preparing.status).toBe(200);
+        expect(preparing.body.runner).toEqual({
+          ready: false,
+          message: 'OpenTofu is being prepared (about 7 min left)',
+          percent: 42,
+          // less the seconds since the file was written
+          secondsLeft: expect.any(Number),
+        });
+        expect(preparing.body.runner.secondsLeft).toBeGreaterThan(340);
+        expect(preparing.body.runner.secondsLeft).toBeLessThanOrEqual(400);
+        write('ready');
+        const ready = await h.send('get', '/v1/provisioning/templates');
+        expect(ready.body.runner).toEqual({ ready: true });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('POST /v1/clusters with template and provision makes a Cluster without a connection, and its plan Job', async () => {

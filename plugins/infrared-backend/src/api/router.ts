@@ -30,6 +30,11 @@ import express from 'express';
 import Router from 'express-promise-router';
 import type { ClusterService } from '../clusters';
 import {
+  installationWriteGate,
+  type InstallationGate,
+  type InstallationView,
+} from '../installation';
+import {
   removeClusterWithPlacement,
   type PlacementService,
 } from '../placement';
@@ -57,6 +62,11 @@ export interface RouterOptions {
    * `infrared.provisioning.enabled: false` (503; POST /v1/clusters then offers no template).
    */
   provisioning?: ProvisioningService;
+  /**
+   * One installation per management cluster: writes answer its refusal (409, 503) while another
+   * installation holds the Lease; GET /health shows it. None: no check (tests of the routes).
+   */
+  installation?: InstallationGate & { view(): InstallationView };
 }
 
 /** 400 naming every field and reason; the list is in `errors` for clients that show it per field. */
@@ -110,7 +120,12 @@ export async function createRouter(
   };
 
   router.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json({
+      status: 'ok',
+      ...(options.installation && {
+        installation: options.installation.view(),
+      }),
+    });
   });
 
   router.get('/v1/clusters', async (req, res) => {
@@ -193,7 +208,10 @@ export async function createRouter(
     const items = (options.provisioning?.templates() ?? []).map(
       ({ source: _source, ...template }) => template,
     );
-    res.json({ items });
+    res.json({
+      items,
+      runner: options.provisioning?.runner() ?? { ready: true },
+    });
   });
 
   router.delete('/v1/clusters/:name', async (req, res) => {
@@ -360,6 +378,9 @@ export async function createRouter(
 
   const outer = Router();
   outer.use(jsonBody);
+  if (options.installation) {
+    outer.use(installationWriteGate(options.installation, options.httpAuth));
+  }
   outer.use(router);
   outer.use(scrubErrors);
   return outer;

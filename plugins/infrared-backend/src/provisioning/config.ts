@@ -35,6 +35,11 @@ export interface ProvisioningConfig {
    * OpenTofu image).
    */
   allow: ProvisioningAllowList;
+  /**
+   * `infrared.provisioning.runnerStatusFile`: a JSON file a local environment writes while it
+   * prepares what runs the Jobs (devenv's .data/devenv/prepare.json); unset: always ready.
+   */
+  runnerStatusFile?: string;
 }
 
 function readNamespace(config: Config): string {
@@ -130,5 +135,8 @@ export function readProvisioningConfig(
       images: allowedImages,
       sources: allowedSources,
     }),
+    runnerStatusFile: config.getOptionalString(
+      'infrared.provisioning.runnerStatusFile',
+    ),
   };
 }

@@ -103,6 +103,7 @@ export async function createProvisioning(
     templates: settings.templates,
     namespace: settings.namespace,
     allow: settings.allow,
+    runnerStatusFile: settings.runnerStatusFile,
     onChange: () => {
       trigger();
       passNow();

@@ -13,6 +13,7 @@ import {
   validateClusterName,
   type BuildInProgress,
   type ClusterTemplate,
+  type ProvisioningRunnerView,
   type ProvisioningAllowList,
   type ClusterView,
   type ProvisionAction,
@@ -26,6 +27,7 @@ import {
   type ProvisioningKubeApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import { findBuildInProgress } from './removal';
+import { readRunnerStatus } from './runnerStatus';
 
 export interface ProvisioningServiceOptions {
   api: ManagementApi;
@@ -38,6 +40,8 @@ export interface ProvisioningServiceOptions {
   allow?: ProvisioningAllowList;
   /** Starts a provisioning pass at once. */
   onChange?: (name: string) => void;
+  /** `infrared.provisioning.runnerStatusFile` (runnerStatus.ts). */
+  runnerStatusFile?: string;
 }
 
 /** The log the panel shows: the last Job's, with every credential value replaced by ***. */
@@ -71,6 +75,11 @@ export class ProvisioningService {
 
   templates(): ClusterTemplate[] {
     return this.options.templates;
+  }
+
+  /** Whether the OpenTofu Jobs can run yet (a local environment may still be preparing tofu). */
+  runner(): ProvisioningRunnerView {
+    return readRunnerStatus(this.options.runnerStatusFile);
   }
 
   /**

@@ -54,6 +54,18 @@ export interface RegistrarReplicaDeps {
   leaderElection?: LeaderElectionOptions;
   /** After each pass that was not aborted (the children's gitops files); its errors are logged. */
   afterPass?: (report: RegistrarPassReport) => Promise<void>;
+  /**
+   * The one-installation rule (installation/): while it does not allow, no pass runs and the
+   * registrar's Lease is neither sought nor kept, so the installation that manages the management
+   * cluster holds it.
+   */
+  gate?: RegistrarGate;
+}
+
+/** What the registrar needs of the installation guard. */
+export interface RegistrarGate {
+  allows(): boolean;
+  onChange(listener: (allowed: boolean) => void): void;
 }
 
 /** Waits `ms`, or less when `signal` aborts (resolves either way). */
@@ -70,8 +82,13 @@ async function acquireTracked(
   signal: AbortSignal,
   retryMs: number,
   answered: (error?: unknown) => void,
+  gate?: RegistrarGate,
 ): Promise<boolean> {
   while (!signal.aborted) {
+    if (gate && !gate.allows()) {
+      await sleep(retryMs, signal);
+      continue;
+    }
     try {
       const held = await elector.tryAcquireOrRenew(signal);
       answered();
@@ -123,6 +140,10 @@ export class RegistrarReplica {
             ...(leaderElection || {}),
           })
         : undefined;
+    // another installation manages the management cluster: leave the registrar's Lease to it
+    deps.gate?.onChange(allowed => {
+      if (!allowed) this.leading?.abort();
+    });
     const cache = secretDataCacheFor(deps.api);
     this.watcher = watchConfig
       ? new RegistrarWatcher({
@@ -150,7 +171,8 @@ export class RegistrarReplica {
   }
 
   private async pass(signal: AbortSignal): Promise<void> {
-    const { api, options, logger, metrics } = this.deps;
+    const { api, options, logger, metrics, gate } = this.deps;
+    if (gate && !gate.allows()) return;
     const last = await runRegistrarPass(api, options, {
       logger,
       metrics,
@@ -251,7 +273,13 @@ export class RegistrarReplica {
     };
     const stop = this.stopAll.signal;
     while (!stop.aborted) {
-      const got = await acquireTracked(elector, stop, retryMs, answered);
+      const got = await acquireTracked(
+        elector,
+        stop,
+        retryMs,
+        answered,
+        this.deps.gate,
+      );
       if (!got) break;
       this.leaseWorking = true;
       const leading = (this.leading = new AbortController());
@@ -264,6 +292,15 @@ export class RegistrarReplica {
       );
       leading.abort();
       clearTimeout(this.resyncTimer);
+      if (result === 'stopped' && !stop.aborted) {
+        await elector
+          .release()
+          .catch(e =>
+            logger.warn(
+              `infrared: could not release the registrar Lease: ${e}`,
+            ),
+          );
+      }
       if (result === 'lost') {
         this.leaseWorking = false;
         logger.warn(

@@ -20,6 +20,7 @@ import {
   REGISTRAR_TASK_ID,
   type KubeConfig,
   type LeaderElectionOptions,
+  type RegistrarGate,
 } from './replica';
 
 export { REGISTRAR_TASK_ID } from './replica';
@@ -64,6 +65,8 @@ export interface RegisterRegistrarTaskOptions {
     RegistrarGitopsOptions,
     'publisher' | 'managementCluster' | 'secrets'
   >;
+  /** The one-installation rule: no pass and no registrar Lease while it does not allow. */
+  gate?: RegistrarGate;
 }
 
 export interface RegistrarTask {
@@ -134,6 +137,7 @@ export async function registerRegistrarTask(
         : deps.kubeConfig ?? configuredClient?.kubeConfig,
     leaderElection: deps.leaderElection,
     afterPass: childGitops && (() => childGitops.afterPass()),
+    gate: deps.gate,
   });
   replica.startElection();
   const stop = () => replica.stop();

@@ -6,7 +6,10 @@ import {
   type ProvisionLog,
   type TypedResponse,
 } from '../schema/openapi';
-import type { ProvisionAction } from '../provisioning/types';
+import type {
+  ProvisionAction,
+  ProvisioningRunnerView,
+} from '../provisioning/types';
 import type {
   ClusterAllowlist,
   ClusterAllowlistView,
@@ -75,6 +78,11 @@ export interface InfraredApi {
   ): Promise<ReleaseZoneApprovalView>;
   /** The cluster templates the portal offers (the register form's "Build with OpenTofu"). */
   listClusterTemplates(): Promise<ClusterTemplateView[]>;
+  /** The templates, and whether the OpenTofu Jobs can run yet. */
+  getClusterTemplates(): Promise<{
+    items: ClusterTemplateView[];
+    runner: ProvisioningRunnerView;
+  }>;
   /**
    * Sets a built cluster's OpenTofu action; apply and destroy need `acknowledgeBillable` true
    * (real, billable cloud resources).
@@ -236,8 +244,15 @@ export class InfraredApiClient implements InfraredApi {
   }
 
   async listClusterTemplates(): Promise<ClusterTemplateView[]> {
+    return (await this.getClusterTemplates()).items;
+  }
+
+  async getClusterTemplates(): Promise<{
+    items: ClusterTemplateView[];
+    runner: ProvisioningRunnerView;
+  }> {
     const list = await this.read(this.api.listClusterTemplates({}));
-    return list.items;
+    return { items: list.items, runner: list.runner ?? { ready: true } };
   }
 
   setProvisionAction(

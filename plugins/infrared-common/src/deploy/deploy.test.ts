@@ -251,7 +251,7 @@ describe('deploy/rbac', () => {
     expect([...new Set(subjects)]).toEqual(['infrared-backend']);
   });
 
-  it('Leases: the registrar elects in argocd; the backend makes the OpenTofu locks and moves old ones out of infrared', () => {
+  it('Leases: the registrar elects in argocd; the backend makes the OpenTofu locks, moves old ones out of infrared, and holds its installation Lease there', () => {
     const grants = rbac
       .filter(r => /Role$/.test(r.doc.kind))
       .flatMap(r =>
@@ -267,6 +267,9 @@ describe('deploy/rbac', () => {
     expect(grants.sort()).toEqual(
       [
         ['infrared-backend', 'infrared', 'coordination.k8s.io', 'get,delete'],
+        // one installation per management cluster: the Lease infrared-installation
+        ['infrared-backend', 'infrared', 'coordination.k8s.io', 'get,update'],
+        ['infrared-backend', 'infrared', 'coordination.k8s.io', 'create'],
         [
           'infrared-backend',
           'infrared-tofu',

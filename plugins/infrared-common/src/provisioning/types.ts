@@ -146,3 +146,18 @@ export interface ClusterTemplate {
   image?: string;
   variables: TemplateVariable[];
 }
+
+/**
+ * Whether the OpenTofu Jobs can run yet: not while a local environment still prepares what runs
+ * them (GET /v1/provisioning/templates' `runner`). Builds started meanwhile wait, then run.
+ *
+ * @public
+ */
+export interface ProvisioningRunnerView {
+  ready: boolean;
+  /** What is missing, e.g. "OpenTofu is being prepared (about 7 min left)". */
+  message?: string;
+  /** 0-100, while it is being prepared. */
+  percent?: number;
+  secondsLeft?: number;
+}

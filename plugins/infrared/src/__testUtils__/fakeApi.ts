@@ -4,6 +4,7 @@ import {
   clusterRemovalMessage,
   goneAllowlistEntries,
   type ClusterTemplate,
+  type ProvisioningRunnerView,
   type ClusterView,
   type OrganizationView,
   type ProductPlacementView,
@@ -58,6 +59,8 @@ function freshState() {
       | { status: number; body: unknown },
     /** The cluster templates (GET /v1/provisioning/templates; not recorded in `requests`). */
     templates: [] as ClusterTemplate[],
+    /** The templates' `runner`, one per GET (the last one stays); empty: ready. */
+    runners: [] as ProvisioningRunnerView[],
   };
 }
 
@@ -215,7 +218,13 @@ export function createFakeApi() {
       },
     ),
     http.get(`${BASE}/v1/provisioning/templates`, () =>
-      HttpResponse.json({ items: state.templates }),
+      HttpResponse.json({
+        items: state.templates,
+        runner:
+          state.runners.length > 1
+            ? state.runners.shift()
+            : state.runners[0] ?? { ready: true },
+      }),
     ),
     http.delete(`${BASE}/v1/clusters/:name`, ({ params }) => {
       state.requests.push({

@@ -5,7 +5,9 @@ import Typography from '@material-ui/core/Typography';
 import type {
   ClusterTemplate,
   FieldError,
+  ProvisioningRunnerView,
 } from '@infrared-clusters/plugin-infrared-common';
+import { RunnerNotice } from './RunnerNotice';
 import { templateKey, type RegisterFormValues } from '../../lib/registerForm';
 
 export interface BuildInputsProps {
@@ -14,6 +16,8 @@ export interface BuildInputsProps {
   /** The templates the portal offers; undefined while loading. */
   templates?: ClusterTemplate[];
   templatesError?: string;
+  /** Whether the OpenTofu Jobs can run yet (a notice with the progress while they cannot). */
+  runner?: ProvisioningRunnerView;
   /** Errors of the build fields (template, provision.*), from -common's rules or the server. */
   errors: FieldError[];
   disabled?: boolean;
@@ -31,6 +35,7 @@ export const BuildInputs = ({
   onChange,
   templates,
   templatesError,
+  runner,
   errors,
   disabled,
 }: BuildInputsProps) => {
@@ -60,6 +65,7 @@ export const BuildInputs = ({
   const templateError = errorFor(errors, 'template');
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+      {runner && !runner.ready && <RunnerNotice runner={runner} />}
       <Typography variant="body2" color="textSecondary">
         Infrared runs the template's OpenTofu module in a Job: a plan first.
         Nothing is built until you apply it from the cluster's panel.

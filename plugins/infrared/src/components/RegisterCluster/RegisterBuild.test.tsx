@@ -107,3 +107,40 @@ describe('Register a workload cluster: Build with OpenTofu', () => {
     expect(dialog.getByRole('button', { name: 'Register' })).toBeDisabled();
   });
 });
+
+describe('Build with OpenTofu while OpenTofu is being prepared', () => {
+  it('says so with the progress, keeps the form usable, and drops the notice once the server says it is ready', async () => {
+    state.runners = [
+      {
+        ready: false,
+        message: 'OpenTofu is being prepared (about 7 min left)',
+        percent: 42,
+        secondsLeft: 400,
+      },
+    ];
+    const dialog = await openBuildForm();
+    const notice = await dialog.findByRole('status');
+    expect(notice).toHaveTextContent(
+      'OpenTofu is being prepared (about 7 min left)',
+    );
+    expect(notice).toHaveTextContent(
+      'A build you start now waits for it, then runs on its own: no restart.',
+    );
+    expect(
+      within(notice).getByRole('progressbar', {
+        name: 'OpenTofu preparation',
+      }),
+    ).toHaveAttribute('aria-valuenow', '42');
+    // the form works meanwhile: the Job waits for the runner
+    await chooseTemplate(dialog);
+    // asked again (every 3 poll intervals) until ready, with no reload
+    state.runners = [{ ready: true }];
+    await waitFor(() => expect(dialog.queryByRole('status')).toBeNull());
+  });
+
+  it('shows no notice when the runner is ready', async () => {
+    const dialog = await openBuildForm();
+    await chooseTemplate(dialog);
+    expect(dialog.queryByRole('status')).toBeNull();
+  });
+});

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import Button from '@material-ui/core/Button';
 import CircularProgress from '@material-ui/core/CircularProgress';
 import Dialog from '@material-ui/core/Dialog';
@@ -8,7 +8,6 @@ import DialogTitle from '@material-ui/core/DialogTitle';
 import Alert from '@material-ui/lab/Alert';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
-  ClusterTemplate,
   ClusterView,
   InfraredApiError,
 } from '@infrared-clusters/plugin-infrared-common';
@@ -22,6 +21,7 @@ import {
 } from '../../lib/registerForm';
 import { RegisterClusterForm } from './RegisterClusterForm';
 import { RegistrationProgress } from './RegistrationProgress';
+import { useClusterTemplates } from './useClusterTemplates';
 
 export interface RegisterClusterDialogProps {
   onClose: () => void;
@@ -50,18 +50,11 @@ export const RegisterClusterDialog = ({
   const [submitError, setSubmitError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
   const [created, setCreated] = useState<ClusterView>();
-  const [templates, setTemplates] = useState<ClusterTemplate[]>();
-  const [templatesError, setTemplatesError] = useState<string>();
-  useEffect(() => {
-    let live = true;
-    api
-      .listClusterTemplates()
-      .then(items => live && setTemplates(items as ClusterTemplate[]))
-      .catch(e => live && setTemplatesError((e as Error).message));
-    return () => {
-      live = false;
-    };
-  }, [api]);
+  const {
+    templates,
+    runner,
+    error: templatesError,
+  } = useClusterTemplates(api, pollIntervalMs * 3);
   const check = useMemo(
     () => checkRegisterForm(values, templates ?? []),
     [values, templates],
@@ -127,6 +120,7 @@ export const RegisterClusterDialog = ({
               disabled={submitting}
               templates={templates}
               templatesError={templatesError}
+              runner={runner}
             />
             {submitError && (
               <Alert severity="error" style={{ marginTop: 16 }}>

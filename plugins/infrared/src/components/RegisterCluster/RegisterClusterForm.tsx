@@ -14,6 +14,7 @@ import {
   ClusterTemplate,
   FieldError,
   IN_CLUSTER_SERVER,
+  type ProvisioningRunnerView,
 } from '@infrared-clusters/plugin-infrared-common';
 import type {
   ConnectionChoice,
@@ -36,6 +37,8 @@ export interface RegisterClusterFormProps {
   /** The cluster templates for "Build with OpenTofu"; undefined while loading. */
   templates?: ClusterTemplate[];
   templatesError?: string;
+  /** Whether the OpenTofu Jobs can run yet. */
+  runner?: ProvisioningRunnerView;
 }
 
 const messages = (errors?: FieldError[]) =>
@@ -54,6 +57,7 @@ export const RegisterClusterForm = ({
   disabled,
   templates,
   templatesError,
+  runner,
 }: RegisterClusterFormProps) => {
   const set = <K extends keyof RegisterFormValues>(
     key: K,
@@ -113,6 +117,7 @@ export const RegisterClusterForm = ({
           onChange={onChange}
           templates={templates}
           templatesError={templatesError}
+          runner={runner}
           errors={[
             ...(serverErrors.template ?? check.errors.template ?? []),
             ...(serverErrors.provision ?? check.errors.provision ?? []),

@@ -12,7 +12,7 @@ export const spec = {
     title: 'infrared',
     version: '1',
     description:
-      "Infrared clusters: register, list and remove the workload clusters Argo CD deploys to, and\nplace Products' zones on them.\nBase path `/api/infrared`. Every route needs a Backstage token (a user's, or an external-access\nstatic token for callers outside the portal). Registering needs the permission\n`infrared.cluster.create`, removing `infrared.cluster.delete`, reading `infrared.cluster.read`,\nreplacing an org's cluster allowlist `infrared.allowlist.update`, setting a built cluster's\nOpenTofu action `infrared.cluster.provision`.\nNo response ever contains a kubeconfig or any credential.\n\nThe field rules (name, flavor, provider, region, server) are those of\n`@infrared-clusters/plugin-infrared-common` (`CLUSTER_FIELD_RULES`); a test keeps this file and the\nCluster CRD equal to them. The router's types (`src/schema/openapi/generated`) and the client\nin -common are generated from this file: after a change, run\n`node scripts/openapi-generate.js` from the repository root.\n",
+      "Infrared clusters: register, list and remove the workload clusters Argo CD deploys to, and\nplace Products' zones on them.\nBase path `/api/infrared`. Every route needs a Backstage token (a user's, or an external-access\nstatic token for callers outside the portal). Registering needs the permission\n`infrared.cluster.create`, removing `infrared.cluster.delete`, reading `infrared.cluster.read`,\nreplacing an org's cluster allowlist `infrared.allowlist.update`, setting a built cluster's\nOpenTofu action `infrared.cluster.provision`.\nNo response ever contains a kubeconfig or any credential.\nOne installation per management cluster: while another installation holds the Lease\n`infrared/infrared-installation`, every write answers 409 naming it (503 while not known yet),\nand GET /health shows it.\n\nThe field rules (name, flavor, provider, region, server) are those of\n`@infrared-clusters/plugin-infrared-common` (`CLUSTER_FIELD_RULES`); a test keeps this file and the\nCluster CRD equal to them. The router's types (`src/schema/openapi/generated`) and the client\nin -common are generated from this file: after a change, run\n`node scripts/openapi-generate.js` from the repository root.\n",
     license: {
       name: 'Apache-2.0',
     },
@@ -26,7 +26,8 @@ export const spec = {
     '/health': {
       get: {
         operationId: 'GetHealth',
-        summary: 'Whether the plugin answers.',
+        summary:
+          'Whether the plugin answers, and whether this installation manages the management cluster.',
         responses: {
           '200': {
             description: 'ok',
@@ -200,6 +201,9 @@ export const spec = {
             $ref: '#/components/responses/ErrorResponse',
           },
           '409': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '503': {
             $ref: '#/components/responses/ErrorResponse',
           },
         },
@@ -772,6 +776,41 @@ export const spec = {
           status: {
             type: 'string',
           },
+          installation: {
+            $ref: '#/components/schemas/InstallationStatus',
+          },
+        },
+      },
+      InstallationStatus: {
+        type: 'object',
+        description:
+          'One installation per management cluster: the installation holding the Lease\n`infrared/infrared-installation` reconciles and writes; another answers writes with 409\nnaming the holder (503 while not known yet). See the backend README.\n',
+        required: ['id', 'state', 'lease', 'managementCluster', 'message'],
+        properties: {
+          id: {
+            type: 'string',
+            description:
+              "This backend's installation id (`infrared.installation.id` or derived).",
+          },
+          state: {
+            type: 'string',
+            enum: ['held', 'refused', 'pending', 'unguarded'],
+          },
+          holder: {
+            type: 'string',
+            description:
+              'The installation holding the Lease, when it is another one (refused).',
+          },
+          lease: {
+            type: 'string',
+            description: 'The Lease, `<namespace>/<name>`.',
+          },
+          managementCluster: {
+            type: 'string',
+          },
+          message: {
+            type: 'string',
+          },
         },
       },
       RegisterClusterRequest: {
@@ -1079,13 +1118,41 @@ export const spec = {
       },
       ClusterTemplateList: {
         type: 'object',
-        required: ['items'],
+        required: ['items', 'runner'],
         properties: {
           items: {
             type: 'array',
             items: {
               $ref: '#/components/schemas/ClusterTemplate',
             },
+          },
+          runner: {
+            $ref: '#/components/schemas/ProvisioningRunner',
+          },
+        },
+      },
+      ProvisioningRunner: {
+        type: 'object',
+        description:
+          'Whether the OpenTofu Jobs can run yet. Not ready while a local environment prepares what runs them (infrared.provisioning.runnerStatusFile); builds started meanwhile wait and then run.',
+        required: ['ready'],
+        properties: {
+          ready: {
+            type: 'boolean',
+          },
+          message: {
+            type: 'string',
+            description:
+              'What is missing, e.g. "OpenTofu is being prepared (about 7 min left)".',
+          },
+          percent: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 100,
+          },
+          secondsLeft: {
+            type: 'integer',
+            minimum: 0,
           },
         },
       },

@@ -3,10 +3,12 @@
 // * (the router types). Do not edit: change the spec, then run
 // * `node scripts/openapi-generate.js` from the repository root.
 // **********************************************************************
+import { InstallationStatus } from './InstallationStatus.model';
 
 /**
  * @public
  */
 export interface HealthStatus {
   status: string;
+  installation?: InstallationStatus;
 }

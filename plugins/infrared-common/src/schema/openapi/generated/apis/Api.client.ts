@@ -229,7 +229,7 @@ export class DefaultApiClient {
   }
 
   /**
-   * Whether the plugin answers.
+   * Whether the plugin answers, and whether this installation manages the management cluster.
    */
   public async getHealth(
     _request: GetHealth,

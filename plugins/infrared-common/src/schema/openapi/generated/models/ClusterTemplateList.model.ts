@@ -4,10 +4,12 @@
 // * `node scripts/openapi-generate.js` from the repository root.
 // **********************************************************************
 import { ClusterTemplate } from './ClusterTemplate.model';
+import { ProvisioningRunner } from './ProvisioningRunner.model';
 
 /**
  * @public
  */
 export interface ClusterTemplateList {
   items: Array<ClusterTemplate>;
+  runner: ProvisioningRunner;
 }
