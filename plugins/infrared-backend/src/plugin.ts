@@ -198,8 +198,8 @@ export const infraredPlugin = createBackendPlugin({
             placement,
             provisioning,
             unavailable: kube.unavailable,
-            // without a management cluster there is nothing to manage, or to say
-            installation: kube.management && installation,
+            // without a management cluster's client (none, or a test's fake API) nothing to say
+            installation: kube.management?.client && installation,
           }),
         );
       },
