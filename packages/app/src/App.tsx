@@ -4,9 +4,10 @@ import kubernetesPlugin from '@backstage/plugin-kubernetes/alpha';
 import orgPlugin from '@backstage/plugin-org/alpha';
 import scaffolderPlugin from '@backstage/plugin-scaffolder/alpha';
 import userSettingsPlugin from '@backstage/plugin-user-settings/alpha';
-import infraredPlugin from '@infrared-clusters/plugin-infrared/alpha';
-import { kubeconfigFieldModule } from './modules/kubeconfigField';
-import { kubernetesAuthModule } from './modules/kubernetesAuth';
+import infraredPlugin, {
+  infraredKubernetesAuthModule,
+  infraredScaffolderFieldsModule,
+} from '@infrared-clusters/plugin-infrared/alpha';
 import { navModule } from './modules/nav';
 import { signInModule } from './modules/signIn';
 
@@ -14,10 +15,10 @@ export default createApp({
   features: [
     catalogPlugin,
     kubernetesPlugin,
-    kubernetesAuthModule,
+    infraredKubernetesAuthModule,
     orgPlugin,
     scaffolderPlugin,
-    kubeconfigFieldModule,
+    infraredScaffolderFieldsModule,
     userSettingsPlugin,
     infraredPlugin,
     navModule,
