@@ -7,7 +7,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { distProblems } = require('../../scripts/prepack-check');
+const { distEntryFiles, distProblems } = require('../../scripts/prepack-check');
 
 const repoRoot = path.join(__dirname, '..', '..');
 const bin = name => path.join(repoRoot, 'node_modules', '.bin', name);
@@ -66,6 +66,7 @@ function npmPack(copy, destination) {
     size: info.size,
     unpackedSize: info.unpackedSize,
     files: info.entryCount,
+    paths: info.files.map(f => f.path),
   };
 }
 
@@ -83,7 +84,16 @@ function packAll(dirs, workDir) {
     }
     const copy = path.join(workDir, 'packed', path.basename(dir));
     productionPackCopy(full, copy);
-    return { dir, buildSeconds, ...npmPack(copy, tarballs) };
+    const { paths, ...packed } = npmPack(copy, tarballs);
+    // dist/ rebuilt by someone else while it was copied leaves a tarball without code
+    const pkg = JSON.parse(
+      fs.readFileSync(path.join(full, 'package.json'), 'utf8'),
+    );
+    const lacking = distEntryFiles(pkg).filter(file => !paths.includes(file));
+    if (lacking.length) {
+      throw new Error(`${dir}: the tarball lacks ${lacking.join(', ')}`);
+    }
+    return { dir, buildSeconds, ...packed };
   });
 }
 

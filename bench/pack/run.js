@@ -42,18 +42,21 @@ function managementKubeconfig() {
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
 
+const STARTUP_FAILURES = [
+  'Backend startup failed',
+  'triggerUncaughtException',
+  'ERR_MODULE_NOT_FOUND',
+];
+
 /** Polls (at most `attempts` times, 1 s apart) until the backend answers health with a token. */
 async function waitForHealth(port, backend, attempts = 300) {
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < attempts; i++) {
     if (backend.child.exitCode !== null) throw new Error('the backend exited');
-    if (
-      fs
-        .readFileSync(backend.logFile, 'utf8')
-        .includes('Backend startup failed')
-    ) {
-      throw new Error('the backend failed to start');
-    }
+    // backstage-cli package start outlives a backend that crashed: its log says so
+    const log = fs.readFileSync(backend.logFile, 'utf8');
+    const failure = STARTUP_FAILURES.find(marker => log.includes(marker));
+    if (failure) throw new Error(`the backend failed to start (${failure})`);
     try {
       const refresh = await fetch(`${base}/api/auth/guest/refresh`, {
         method: 'POST',
