@@ -3,7 +3,8 @@
  * Runs the READMEs' runnable commands, so that a README naming a file, flag or script that no longer
  * exists fails a test (packages/backend/src/readmeCommands.test.ts) instead of a reader.
  *
- * A block is runnable when the line just before its fence is the marker (a Markdown comment, not shown):
+ * A block is runnable when the marker (a Markdown comment, not shown) comes just before its fence, blank
+ * lines aside:
  *
  *   <!-- runnable -->            or   <!-- runnable timeout=120 -->  (seconds; default 60)
  *   ```sh
@@ -60,20 +61,25 @@ function runnableBlocks(file, text) {
   for (let i = 0; i < lines.length; i++) {
     const marker = MARKER.exec(lines[i]);
     if (!marker) continue;
-    if (!FENCE_OPEN.test(lines[i + 1] ?? '')) {
+    // prettier puts a blank line after an HTML comment: blank lines may come before the fence
+    let fence = i + 1;
+    while (fence < lines.length && !lines[fence].trim()) fence++;
+    if (!FENCE_OPEN.test(lines[fence] ?? '')) {
       throw new Error(
         `${file}:${
           i + 1
         }: the runnable marker must be followed by a \`\`\`sh block`,
       );
     }
-    const start = i + 2;
+    const start = fence + 1;
     let end = start;
     while (end < lines.length && !FENCE_CLOSE.test(lines[end])) end++;
     if (end >= lines.length) {
-      throw new Error(`${file}:${i + 2}: the runnable block is never closed`);
+      throw new Error(
+        `${file}:${fence + 1}: the runnable block is never closed`,
+      );
     }
-    const indent = /^\s*/.exec(lines[i + 1])[0].length;
+    const indent = /^\s*/.exec(lines[fence])[0].length;
     blocks.push({
       file,
       line: start + 1,

@@ -106,9 +106,20 @@ describe('the runnable-command check itself', () => {
     expect(result.seconds).toBeLessThan(10);
   });
 
+  it('takes blank lines between the marker and its block (prettier writes one)', () => {
+    expect(
+      runnableBlocks('README.md', '<!-- runnable -->\n\n```sh\nls\n```\n'),
+    ).toEqual([
+      { file: 'README.md', line: 4, script: 'ls', timeoutSeconds: 60 },
+    ]);
+  });
+
   it('refuses a marker that is not followed by a sh block (it would check nothing)', () => {
     expect(() =>
-      runnableBlocks('README.md', '<!-- runnable -->\n\n```sh\nls\n```\n'),
+      runnableBlocks(
+        'README.md',
+        '<!-- runnable -->\n\nSome words.\n\n```sh\nls\n```\n',
+      ),
     ).toThrow(
       'README.md:1: the runnable marker must be followed by a ```sh block',
     );
