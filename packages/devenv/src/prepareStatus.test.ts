@@ -60,6 +60,11 @@ describe('applyBuildLine: what the build scripts print', () => {
     ).toMatchObject(expected);
   });
 
+  it('gives whole seconds while downloading', () => {
+    const downloading = item({ state: 'downloading', startedAt: T0 });
+    expect(progressOf(downloading, T0 + 1234).secondsLeft).toBe(599);
+  });
+
   it('counts no package before the count is known (the download)', () => {
     const downloading = item({ state: 'downloading', startedAt: T0 });
     expect(applyBuildLine(downloading, 'github.com/a/b', T0)).toBe(downloading);

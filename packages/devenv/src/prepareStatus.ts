@@ -81,9 +81,8 @@ export function progressOf(
       const share = Math.min(elapsed / (typical * DOWNLOAD_SHARE), 0.95);
       return {
         percent: Math.floor(share * DOWNLOAD_SHARE * 100),
-        secondsLeft: Math.max(
-          typical - elapsed,
-          typical * (1 - DOWNLOAD_SHARE),
+        secondsLeft: Math.round(
+          Math.max(typical - elapsed, typical * (1 - DOWNLOAD_SHARE)),
         ),
       };
     }

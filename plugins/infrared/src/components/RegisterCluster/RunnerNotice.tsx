@@ -15,7 +15,7 @@ export const RunnerNotice = ({
   <Alert severity="info" role="status">
     <Box>{runner.message ?? 'OpenTofu is not ready yet'}</Box>
     {runner.percent !== undefined && (
-      <Box mt={1} mb={1}>
+      <Box mt={1} mb={1} width={360} maxWidth="100%">
         <LinearProgress
           variant="determinate"
           value={runner.percent}
