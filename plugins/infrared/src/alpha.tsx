@@ -85,19 +85,5 @@ export type {
   ArgoCdConnectionState,
 } from './argocd/types';
 
-/**
- * The scaffolder's form field `ui:field: KubeconfigSecret` (a multi-line kubeconfig kept as a task
- * secret), which the template "New Kubernetes cluster" uses. Add it to the app's features.
- *
- * @alpha
- */
-export { kubeconfigFieldModule as infraredScaffolderFieldsModule } from './modules/kubeconfigField';
-
-/**
- * The Kubernetes plugin's `auth-providers` API plus `infrared`, the auth provider the clusters of
- * @infrared-clusters/plugin-kubernetes-backend-module-infrared name (authenticated on the backend).
- * Add it to the app's features beside the Kubernetes plugin.
- *
- * @alpha
- */
-export { kubernetesAuthModule as infraredKubernetesAuthModule } from './modules/kubernetesAuth';
+export { infraredScaffolderFieldsModule } from './modules/kubeconfigField';
+export { infraredKubernetesAuthModule } from './modules/kubernetesAuth';

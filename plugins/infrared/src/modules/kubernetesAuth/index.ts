@@ -15,10 +15,13 @@ import { InfraredKubernetesAuthProviders } from './InfraredKubernetesAuthProvide
 
 /**
  * Replaces the Kubernetes plugin's `auth-providers` API with the same providers plus `infrared`, the
- * auth provider Infrared's clusters name; without it the Kubernetes tab refuses them ("has no
- * KubernetesAuthProvider defined for it").
+ * auth provider the clusters of `@infrared-clusters/plugin-kubernetes-backend-module-infrared` name
+ * (authenticated on the backend); without it the Kubernetes tab refuses them ("has no
+ * KubernetesAuthProvider defined for it"). Add it to the app's features beside the Kubernetes plugin.
+ *
+ * @alpha
  */
-export const kubernetesAuthModule = createFrontendModule({
+export const infraredKubernetesAuthModule = createFrontendModule({
   pluginId: 'kubernetes',
   extensions: [
     ApiBlueprint.make({
