@@ -6,6 +6,7 @@ import {
   type ClusterTemplate,
   type ProvisioningRunnerView,
   type ClusterView,
+  type HealthStatus,
   type OrganizationView,
   type ProductPlacementView,
   type ZoneView,
@@ -59,6 +60,8 @@ function freshState() {
       | { status: number; body: unknown },
     /** The cluster templates (GET /v1/provisioning/templates; not recorded in `requests`). */
     templates: [] as ClusterTemplate[],
+    /** GET /health's answer (not recorded in `requests`). */
+    health: { status: 'ok' } as HealthStatus,
     /** The templates' `runner`, one per GET (the last one stays); empty: ready. */
     runners: [] as ProvisioningRunnerView[],
   };
@@ -217,6 +220,7 @@ export function createFakeApi() {
         });
       },
     ),
+    http.get(`${BASE}/health`, () => HttpResponse.json(state.health)),
     http.get(`${BASE}/v1/provisioning/templates`, () =>
       HttpResponse.json({
         items: state.templates,

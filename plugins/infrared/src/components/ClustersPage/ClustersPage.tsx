@@ -19,6 +19,7 @@ import { ClustersTable } from '../ClustersTable';
 import { ClustersToolbar } from '../ClustersToolbar';
 import { Loading, LoadError, NoClusters, NoMatches } from '../ClustersStates';
 import { RegisterClusterButton } from '../RegisterCluster/RegisterClusterButton';
+import { InstallationNotice } from './InstallationNotice';
 
 // The form and the kubeconfig checks (yaml, zod) load when the dialog opens, not with the table.
 const RegisterClusterDialog = lazy(() =>
@@ -129,6 +130,7 @@ const ClustersContent = ({
           onClick={() => setRegistering(true)}
         />
       </ContentHeader>
+      <InstallationNotice pollMs={pollIntervalMs * 10} />
       {readOnly && (
         <Alert severity="info" style={{ marginBottom: 16 }}>
           <Typography variant="body2">
