@@ -246,3 +246,47 @@ describe('Register a workload cluster', () => {
     expect(dialog.queryByTestId('registration-progress')).toBeNull();
   });
 });
+
+describe('Register a workload cluster: Flavor, Provider and Region', () => {
+  const options = async () =>
+    (await screen.findAllByRole('option')).map(o => o.textContent);
+
+  it('labels the three fields for assistive technology', async () => {
+    const dialog = await openForm();
+    expect(dialog.getByRole('button', { name: 'Flavor' })).toBeInTheDocument();
+    expect(
+      dialog.getByRole('button', { name: 'Provider' }),
+    ).toBeInTheDocument();
+    expect(dialog.getByLabelText('Flavor')).toHaveTextContent('Not set');
+    expect(dialog.getByLabelText('Provider')).toHaveTextContent('Not set');
+    expect(dialog.getByRole('textbox', { name: 'Region' })).toBe(
+      dialog.getByLabelText('Region'),
+    );
+  });
+
+  it('offers no "not set" item first; a chosen flavor is cleared by the last item', async () => {
+    const dialog = await openForm();
+    setName(dialog, 'edge-1');
+    setKubeconfig(dialog, TOKEN_KUBECONFIG);
+    fireEvent.mouseDown(dialog.getByRole('button', { name: 'Flavor' }));
+    expect(await options()).toEqual(['k3s', 'eks']);
+    await userEvent.click(screen.getByRole('option', { name: 'k3s' }));
+    await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
+    expect(dialog.getByRole('button', { name: 'Flavor' })).toHaveTextContent(
+      'k3s',
+    );
+
+    fireEvent.mouseDown(dialog.getByRole('button', { name: 'Flavor' }));
+    expect(await options()).toEqual(['k3s', 'eks', 'Clear (not set)']);
+    await userEvent.click(
+      screen.getByRole('option', { name: 'Clear (not set)' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
+    expect(dialog.getByRole('button', { name: 'Flavor' })).toHaveTextContent(
+      'Not set',
+    );
+
+    fireEvent.mouseDown(dialog.getByRole('button', { name: 'Provider' }));
+    expect(await options()).toEqual(['aws', 'gcp', 'linode', 'local']);
+  });
+});

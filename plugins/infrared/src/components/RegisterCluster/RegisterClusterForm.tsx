@@ -44,6 +44,24 @@ export interface RegisterClusterFormProps {
 const messages = (errors?: FieldError[]) =>
   errors?.map(e => e.message).join('; ');
 
+/**
+ * An optional select: an empty value shows "Not set" as a placeholder, and no
+ * "not set" item comes first to be picked by accident; once a value is
+ * chosen, a last item clears it.
+ */
+const unsetSelectProps = (label: string) => ({
+  displayEmpty: true,
+  renderValue: (value: unknown) =>
+    value ? String(value) : <em style={{ opacity: 0.6 }}>Not set</em>,
+  SelectDisplayProps: { 'aria-label': label } as any,
+});
+const clearItem = (value: string) =>
+  value ? (
+    <MenuItem value="">
+      <em>Clear (not set)</em>
+    </MenuItem>
+  ) : null;
+
 const NAME_HINT = `Lowercase letters, digits and hyphens, at most ${CLUSTER_NAME_MAX_LENGTH} characters`;
 
 /** The fields of "Register a workload cluster", each checked as it changes. */
@@ -149,6 +167,7 @@ export const RegisterClusterForm = ({
           select
           label="Flavor"
           variant="outlined"
+          InputLabelProps={{ shrink: true }}
           value={values.flavor}
           disabled={disabled}
           onChange={e =>
@@ -156,21 +175,21 @@ export const RegisterClusterForm = ({
           }
           style={{ minWidth: 140 }}
           error={!!serverErrors.flavor}
-          helperText={messages(serverErrors.flavor)}
+          helperText={messages(serverErrors.flavor) ?? 'optional'}
+          SelectProps={unsetSelectProps('Flavor')}
         >
-          <MenuItem value="">
-            <em>not set</em>
-          </MenuItem>
           {CLUSTER_FLAVORS.map(f => (
             <MenuItem key={f} value={f}>
               {f}
             </MenuItem>
           ))}
+          {clearItem(values.flavor)}
         </TextField>
         <TextField
           select
           label="Provider"
           variant="outlined"
+          InputLabelProps={{ shrink: true }}
           value={values.provider}
           disabled={disabled}
           onChange={e =>
@@ -178,18 +197,18 @@ export const RegisterClusterForm = ({
           }
           style={{ minWidth: 140 }}
           error={!!serverErrors.provider}
-          helperText={messages(serverErrors.provider)}
+          helperText={messages(serverErrors.provider) ?? 'optional'}
+          SelectProps={unsetSelectProps('Provider')}
         >
-          <MenuItem value="">
-            <em>not set</em>
-          </MenuItem>
           {CLUSTER_PROVIDERS.map(p => (
             <MenuItem key={p} value={p}>
               {p}
             </MenuItem>
           ))}
+          {clearItem(values.provider)}
         </TextField>
         <TextField
+          id="register-region"
           label="Region"
           variant="outlined"
           value={values.region}
