@@ -9,6 +9,7 @@ const {
   openRegisterForm,
   openClusters,
   row,
+  signInIfAsked,
 } = require('./portal');
 
 const EXEC_KUBECONFIG = `apiVersion: v1
@@ -65,6 +66,16 @@ async function removeThroughPanel(page, name) {
 module.exports = {
   title: 'Clusters page',
   steps: [
+    {
+      name: 'lands on the Clusters page at /, not on a 404',
+      async run(t) {
+        await t.page.goto(`${t.baseUrl}/`);
+        await signInIfAsked(t.page);
+        await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
+        const path = new URL(t.page.url()).pathname;
+        t.expect(path === '/clusters', `/ led to ${path}`);
+      },
+    },
     {
       name: 'opens Clusters from the nav and lists the management cluster',
       async run(t) {
