@@ -117,6 +117,11 @@ module.exports = {
         );
         const said = await done.innerText();
         t.expect(said.includes(server), `output "${said}" lacks ${server}`);
+        // an API server's address is text, not a link the browser would open (issue 23.4)
+        t.expect(
+          (await page.getByRole('link', { name: server }).count()) === 0,
+          `the Argo CD server ${server} is shown as a link`,
+        );
         t.expect(
           said.includes(`cluster-${t.clusterName}.yaml`),
           `output "${said}" lacks the gitops file`,

@@ -64,7 +64,7 @@ describe('the new-cluster template in a scaffolder dry run', () => {
     expect(res.body.output.text).toEqual([
       expect.objectContaining({
         title: 'Cluster edge-demo',
-        content: 'Registered. Argo CD server: . Gitops file: ',
+        content: 'Registered. Argo CD server: ``. Gitops file: ``',
       }),
     ]);
     await backend.stop();
