@@ -216,7 +216,7 @@ describe('provisionedCondition', () => {
       summary: { add: 2, change: 1, destroy: 0, resources: [] },
     });
     expect(c.message).toBe(
-      'Job tofu-x-2-apply planned 2 to add, 1 to change, 0 to destroy; set provision.action to apply to build it',
+      'Job tofu-x-2-apply planned 2 to add, 1 to change, 0 to destroy; Apply builds it (provision.action: apply)',
     );
   });
 });

@@ -323,7 +323,7 @@ export function provisionedCondition(
         reason: words.done,
         message: `Job ${status.job} planned ${
           status.summary ? planSummaryText(status.summary) : 'the template'
-        }; set provision.action to apply to build it`,
+        }; Apply builds it (provision.action: apply)`,
       };
     case 'Failed':
       return {
