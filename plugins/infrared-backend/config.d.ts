@@ -200,6 +200,11 @@ export interface Config {
           title?: string;
           description?: string;
           default?: string;
+          /**
+           * The platform's own (a path of the machine): its default is always used, the form does
+           * not show it, and a request setting it is refused. Needs a default.
+           */
+          internal?: boolean;
         }>;
       }>;
       /** Auto-registration after a successful apply. */

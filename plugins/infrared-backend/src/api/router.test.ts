@@ -1178,6 +1178,55 @@ describe('REST API /v1/clusters', () => {
       expect(res.body).toEqual({ items: [template], runner: { ready: true } });
     });
 
+    it('leaves internal variables out of the templates, refuses a request setting one with 400, and accepts one without it', async () => {
+      const internal = [
+        {
+          ...TEMPLATES[0],
+          variables: [
+            ...TEMPLATES[0].variables,
+            { name: 'data_dir', default: '/machine/data', internal: true },
+          ],
+        },
+      ];
+      const h = await harness({
+        features: [
+          mockServices.rootConfig.factory({
+            data: { infrared: { provisioning: { templates: internal } } },
+          }),
+        ],
+      });
+      const listed = await h.send('get', '/v1/provisioning/templates');
+      expect(listed.status).toBe(200);
+      expect(listed.body.items[0].variables.map((v: any) => v.name)).toEqual([
+        'name',
+        'nodes',
+      ]);
+      expect(JSON.stringify(listed.body)).not.toContain('/machine/data');
+
+      const refused = await h.send('post', '/v1/clusters', {
+        body: {
+          ...build,
+          provision: {
+            ...build.provision,
+            variables: { name: 'built', data_dir: '/etc' },
+          },
+        },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.errors).toEqual([
+        {
+          field: 'provision.variables.data_dir',
+          message:
+            'provision.variables.data_dir is internal to template local/demo: the platform sets it, a request may not',
+        },
+      ]);
+      expect(h.provisioning.jobs).toEqual([]);
+
+      // without it the request passes: the plan run fills the default (templateVariables)
+      await createBuilt(h);
+      expect(h.provisioning.jobs).toHaveLength(1);
+    });
+
     it('says while a local environment prepares OpenTofu, from the runner status file, and is ready once it is, with no restart', async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-'));
       const runnerStatusFile = path.join(dir, 'prepare.json');

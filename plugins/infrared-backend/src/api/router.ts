@@ -17,6 +17,7 @@ import {
   infraredClusterProvisionPermission,
   infraredClusterReadPermission,
   isBillableAction,
+  offeredTemplate,
   provisionActionOf,
   removedZoneLabel,
   validateAllowlistRequest,
@@ -206,7 +207,7 @@ export async function createRouter(
   router.get('/v1/provisioning/templates', async (req, res) => {
     await authorize(req, infraredClusterReadPermission);
     const items = (options.provisioning?.templates() ?? []).map(
-      ({ source: _source, ...template }) => template,
+      offeredTemplate,
     );
     res.json({
       items,

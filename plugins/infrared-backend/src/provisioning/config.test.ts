@@ -122,6 +122,35 @@ describe('readProvisioningConfig', () => {
     );
   });
 
+  it('reads internal: true on a variable, and refuses an internal variable without default', () => {
+    const read = (variables: object[]) =>
+      readProvisioningConfig(
+        new ConfigReader({
+          infrared: {
+            provisioning: { templates: [{ module: 'm', variables }] },
+          },
+        }),
+        '/repo',
+      );
+    expect(
+      read([
+        { name: 'name' },
+        { name: 'data_dir', default: './.data/built', internal: true },
+      ]).templates[0].variables,
+    ).toEqual([
+      { name: 'name', type: 'string' },
+      {
+        name: 'data_dir',
+        type: 'string',
+        default: '/repo/.data/built',
+        internal: true,
+      },
+    ]);
+    expect(() => read([{ name: 'data_dir', internal: true }])).toThrow(
+      /templates\[0\]\.variables\[0\] is internal but has no default/,
+    );
+  });
+
   it('autoRegister.enabled false turns auto-registration off', () => {
     expect(
       readProvisioningConfig(

@@ -85,12 +85,19 @@ export function readProvisioningConfig(
         if (value && rootDir && /^\.\.?\//.test(value)) {
           value = path.resolve(rootDir, value);
         }
+        const internal = v.getOptionalBoolean('internal') ?? false;
+        if (internal && value === undefined) {
+          throw new Error(
+            `infrared.provisioning.templates[${i}].variables[${j}] is internal but has no default: an internal variable is never asked for`,
+          );
+        }
         return {
           name: v.getString('name'),
           type,
           title: v.getOptionalString('title'),
           description: v.getOptionalString('description'),
           default: value,
+          ...(internal ? { internal } : {}),
         };
       },
     );

@@ -2,6 +2,8 @@ import type { FieldError } from '../fieldErrors';
 import {
   encodeVariable,
   moduleSource,
+  offeredTemplate,
+  templateVariables,
   validateProvisioning,
   validateSetProvisionAction,
   validateVariables,
@@ -325,5 +327,58 @@ describe('validateSetProvisionAction', () => {
     const result = validateSetProvisionAction(body);
     expect('errors' in result && fields(result.errors)).toEqual(expectedFields);
     expect(JSON.stringify(result)).toMatch(message);
+  });
+});
+
+describe('internal variables', () => {
+  const demo: ClusterTemplate = {
+    module: 'local/demo-cluster',
+    title: 'Demo',
+    source: '/repo/examples/tofu/demo-cluster',
+    variables: [
+      { name: 'name', type: 'string' },
+      {
+        name: 'data_dir',
+        type: 'string',
+        default: '/repo/.data/built-clusters',
+        internal: true,
+      },
+    ],
+  };
+  const template = { module: 'local/demo-cluster' };
+
+  it('refuses a request that sets one, naming the field; its default is used otherwise', () => {
+    const errors = validateProvisioning(
+      {
+        template,
+        provision: { variables: { name: 'b', data_dir: '/etc' } },
+      },
+      { templates: [demo] },
+    );
+    expect(errors).toEqual([
+      {
+        field: 'provision.variables.data_dir',
+        message:
+          'provision.variables.data_dir is internal to template local/demo-cluster: the platform sets it, a request may not',
+      },
+    ]);
+    expect(
+      validateProvisioning(
+        { template, provision: { variables: { name: 'b' } } },
+        { templates: [demo] },
+      ),
+    ).toEqual([]);
+    expect(templateVariables(demo, { name: 'b' })).toEqual({
+      name: 'b',
+      data_dir: '/repo/.data/built-clusters',
+    });
+  });
+
+  it('offeredTemplate leaves out the source and the internal variables', () => {
+    expect(offeredTemplate(demo)).toEqual({
+      module: 'local/demo-cluster',
+      title: 'Demo',
+      variables: [{ name: 'name', type: 'string' }],
+    });
   });
 });

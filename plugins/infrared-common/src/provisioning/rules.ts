@@ -247,13 +247,21 @@ export function validateTemplateVariables(
   const errors: FieldError[] = [];
   const declared = new Map(template.variables.map(v => [v.name, v]));
   for (const name of Object.keys(variables)) {
-    if (!declared.has(name)) {
+    if (declared.get(name)?.internal) {
+      errors.push({
+        field: `${field}.${name}`,
+        message: `${field}.${name} is internal to template ${template.module}: the platform sets it, a request may not`,
+      });
+    } else if (!declared.has(name)) {
       errors.push({
         field: `${field}.${name}`,
         message: `template ${
           template.module
         } has no variable "${name}"; it takes ${
-          template.variables.map(v => v.name).join(', ') || 'none'
+          template.variables
+            .filter(v => !v.internal)
+            .map(v => v.name)
+            .join(', ') || 'none'
         }`,
       });
     }
@@ -468,6 +476,20 @@ export function secretNameProblem(name: unknown): string | undefined {
   if (name.startsWith(TOFU_STATE_SECRET_PREFIX))
     return `provision.credentialsSecretRef.name "${name}" names an OpenTofu state Secret (${TOFU_STATE_SECRET_PREFIX}...), not credentials: a Job never gets another Cluster's state`;
   return undefined;
+}
+
+/**
+ * A template as GET /v1/provisioning/templates answers it: without its source and without its
+ * internal variables (their defaults are the platform's, often paths of the machine).
+ *
+ * @public
+ */
+export function offeredTemplate(template: ClusterTemplate): ClusterTemplate {
+  const { source: _source, ...offered } = template;
+  return {
+    ...offered,
+    variables: template.variables.filter(v => !v.internal),
+  };
 }
 
 /**

@@ -128,6 +128,11 @@ export interface TemplateVariable {
   description?: string;
   /** Used when the request leaves the variable out; a variable without default is required. */
   default?: string;
+  /**
+   * Set by the platform only: its default is always used, a request may not set it, and
+   * GET /v1/provisioning/templates leaves it out (a machine path must not reach the page).
+   */
+  internal?: boolean;
 }
 
 /**

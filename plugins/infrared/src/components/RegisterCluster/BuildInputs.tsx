@@ -95,6 +95,8 @@ export const BuildInputs = ({
       {template?.variables
         .filter(
           v =>
+            // the platform's own (a machine path): its default is used, never shown
+            !v.internal &&
             !(
               v.name === 'name' &&
               !values.variables.name &&

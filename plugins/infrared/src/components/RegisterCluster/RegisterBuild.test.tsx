@@ -89,6 +89,46 @@ describe('Register a workload cluster: Build with OpenTofu', () => {
     );
   });
 
+  it('shows no internal variable and sends none, even if a server lists one', async () => {
+    state.clusters = [management];
+    state.templates = [
+      {
+        ...DEMO,
+        variables: [
+          { name: 'name', type: 'string' as const },
+          {
+            name: 'devenv_cli',
+            type: 'string' as const,
+            default: '/machine/devenv.js',
+            internal: true,
+          },
+        ],
+      },
+    ];
+    renderPage({ pollIntervalMs: 30 });
+    await userEvent.click(
+      await screen.findByRole('button', {
+        name: 'Register a workload cluster',
+      }),
+    );
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.click(
+      dialog.getByRole('radio', { name: 'Build with OpenTofu' }),
+    );
+    set(dialog, 'Name', 'built-2');
+    await chooseTemplate(dialog);
+    expect(dialog.queryByLabelText('Variable devenv_cli')).toBeNull();
+    expect(dialog.queryByText(/machine/)).toBeNull();
+    const register = dialog.getByRole('button', { name: 'Register' });
+    await waitFor(() => expect(register).toBeEnabled());
+    await userEvent.click(register);
+    await waitFor(() =>
+      expect(
+        state.requests.find(r => r.method === 'POST')?.body.provision,
+      ).toEqual({ variables: { name: 'built-2' } }),
+    );
+  });
+
   it('says so when the portal offers no template', async () => {
     state.clusters = [management];
     renderPage({ pollIntervalMs: 30 });

@@ -1090,6 +1090,11 @@ export const spec = {
           default: {
             type: 'string',
           },
+          internal: {
+            type: 'boolean',
+            description:
+              'Set by the platform only; GET /v1/provisioning/templates leaves such variables out.',
+          },
         },
       },
       ClusterTemplate: {

@@ -13,6 +13,10 @@ export interface TemplateVariable {
   title?: string;
   description?: string;
   default?: string;
+  /**
+   * Set by the platform only; GET /v1/provisioning/templates leaves such variables out.
+   */
+  internal?: boolean;
 }
 /**
  * @public
