@@ -100,6 +100,9 @@ describe('cluster registration on a real control plane', () => {
     execFileSync('git', [`--git-dir=${gitops}`, ...args], {
       encoding: 'utf8',
     }).trim();
+  // One registration per API server (issue 23.1): the Clusters a test made at workload-a are
+  // removed after it, so the next test can register workload-a again.
+  const made: string[] = [];
   const register = async (name: string, kubeconfig: string, extra = {}) => {
     const res = await send('post', '/v1/clusters', {
       name,
@@ -107,8 +110,17 @@ describe('cluster registration on a real control plane', () => {
       ...extra,
     });
     expect(res.status).toBe(201);
+    made.push(name);
     return res.body as ClusterView;
   };
+  afterEach(async () => {
+    for (const name of made.splice(0)) {
+      await admin.request(
+        'DELETE',
+        `/apis/infrared.darkshift.io/v1alpha1/clusters/${name}`,
+      );
+    }
+  });
 
   beforeAll(async () => {
     backendKubeconfig = await prepareManagementCluster(management);
@@ -375,6 +387,7 @@ describe('cluster registration on a real control plane', () => {
       metadata: { name: `${name}-kc`, namespace: 'infrared' },
       stringData: { value: workload.kubeconfig },
     });
+    made.push(name);
     const cluster = (
       await admin.must(
         'POST',
@@ -541,6 +554,7 @@ describe('cluster registration on a real control plane', () => {
       );
 
       // the same name made with kubectl, around the API
+      made.push(name);
       await admin.must('POST', '/api/v1/namespaces/infrared/secrets', {
         apiVersion: 'v1',
         kind: 'Secret',

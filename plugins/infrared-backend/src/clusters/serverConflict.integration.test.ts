@@ -165,12 +165,16 @@ describe('one registration per API server, on a real control plane', () => {
   });
 
   it('different servers still register', async () => {
-    await register(uniqueName('edge-c'), {
-      kubeconfig: withServer(kubeconfig, serverFor('c')),
-    });
-    await register(uniqueName('edge-d'), {
+    const [c, d] = [uniqueName('edge-c'), uniqueName('edge-d')];
+    await register(c, { kubeconfig: withServer(kubeconfig, serverFor('c')) });
+    // the kubeconfig names c, but spec.server d is what Argo CD keys it by
+    await register(d, {
       kubeconfig: withServer(kubeconfig, serverFor('c')),
       server: serverFor('d'),
     });
+    expect([await exists(undefined, c), await exists(undefined, d)]).toEqual([
+      true,
+      true,
+    ]);
   });
 });

@@ -94,6 +94,8 @@ export async function checkServerFree(
   const argoSecrets = new Map(secrets.map(s => [s.metadata.name, s]));
   const keep = `The existing registration wins and keeps the server; to register it as ${request.name}`;
   for (const cluster of clusters) {
+    // being deleted: its Argo CD Secret goes with it (owner reference)
+    if (cluster.metadata.deletionTimestamp) continue;
     if (cluster.metadata.name === request.name) continue;
     if ((await clusterServers(api, cluster, argoSecrets)).includes(server)) {
       const other = cluster.metadata.name;
