@@ -160,6 +160,11 @@ describe('a workload API server stopped and started again', () => {
         restartToReadyMs: ready - restartedAt,
         readyToConnectedMs: upSeen - ready,
       });
+      // one registration per API server (issue 23.1): the next case registers workload-down again
+      const removed = await request(server)
+        .delete(`/api/infrared/v1/clusters/${name}`)
+        .set('Authorization', mockCredentials.user.header());
+      expect(removed.status).toBe(200);
     },
   );
 });
