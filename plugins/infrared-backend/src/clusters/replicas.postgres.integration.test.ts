@@ -29,6 +29,7 @@ import {
   type ManagementApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -38,6 +39,7 @@ import {
   mergedChanges,
 } from '../gitops/__testUtils__/mergeHistory';
 import { LocalGitPublisher } from '../gitops';
+import { withServer } from '../kube/__testUtils__/workload';
 import { infraredKubeServiceFactory } from '../kube';
 import { infraredPlugin } from '../plugin';
 import { prepareManagementCluster } from './__testUtils__/managementCluster';
@@ -105,7 +107,24 @@ const fullPasses = (replica: Replica) =>
  * would have other tests' backends reconcile these Clusters too). Each replica has its own git
  * mutex, as two processes would: only the repository's compare-and-swap orders their merges.
  */
+/**
+ * A loopback TCP forwarder to an API server: another address for the same server (the same TLS
+ * certificate, 127.0.0.1), since one server takes one registration (issue 23.1).
+ */
+async function forwarder(target: string): Promise<net.Server> {
+  const { hostname, port } = new URL(target);
+  const server = net.createServer(socket => {
+    const upstream = net.connect(Number(port), hostname);
+    socket.pipe(upstream).pipe(socket);
+    socket.on('error', () => upstream.destroy());
+    upstream.on('error', () => socket.destroy());
+  });
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+  return server;
+}
+
 describe('two backend replicas on one PostgreSQL', () => {
+  const forwarders: net.Server[] = [];
   let cp: ControlPlane;
   let postgres: LocalPostgres;
   let admin: AdminClient;
@@ -229,6 +248,7 @@ describe('two backend replicas on one PostgreSQL', () => {
 
   afterAll(async () => {
     await Promise.allSettled(replicas.map(r => r.backend.stop()));
+    for (const f of forwarders) f.close();
     // a stopped scheduler releases its task in the database: then PostgreSQL may go
     await new Promise(r => setTimeout(r, 1000));
     await postgres?.stop();
@@ -237,7 +257,19 @@ describe('two backend replicas on one PostgreSQL', () => {
   });
 
   it('registers 100 clusters posted to both replicas once each: one Secret, one merged file, no duplicate pull request', async () => {
-    const kubeconfig = cp.cluster('workload-a').kubeconfig;
+    const workload = cp.cluster('workload-a');
+    const kubeconfig = workload.kubeconfig;
+    // each cluster at an address of its own, all reaching workload-a
+    const kubeconfigs = new Map<string, string>();
+    for (const name of names) {
+      const f = await forwarder(workload.server);
+      forwarders.push(f);
+      const { port } = f.address() as net.AddressInfo;
+      kubeconfigs.set(
+        name,
+        withServer(kubeconfig, `https://127.0.0.1:${port}`),
+      );
+    }
     const started = Date.now();
     for (let i = 0; i < names.length; i += 20) {
       await Promise.all(
@@ -246,7 +278,12 @@ describe('two backend replicas on one PostgreSQL', () => {
           const res = await request(replica.server)
             .post('/api/infrared/v1/clusters')
             .set('Authorization', mockCredentials.user.header())
-            .send({ name, kubeconfig, flavor: 'k3s', provider: 'local' });
+            .send({
+              name,
+              kubeconfig: kubeconfigs.get(name),
+              flavor: 'k3s',
+              provider: 'local',
+            });
           expect(res.status).toBe(201);
         }),
       );
