@@ -59,6 +59,39 @@ function readNamespace(config: Config): string {
   return namespace;
 }
 
+/** One variable of a template; a repository path in its default is resolved against rootDir. */
+function readVariable(
+  v: Config,
+  key: string,
+  rootDir?: string,
+): TemplateVariable {
+  const type = v.getOptionalString('type') ?? 'string';
+  if (!isTemplateVariableType(type)) {
+    throw new Error(
+      `${key}.type must be string, number, bool, list, map or object, not ${type}`,
+    );
+  }
+  let value = v.getOptionalString('default');
+  // a path in this repository (the demo template's devenv CLI and data folder)
+  if (value && rootDir && /^\.\.?\//.test(value)) {
+    value = path.resolve(rootDir, value);
+  }
+  const internal = v.getOptionalBoolean('internal') ?? false;
+  if (internal && value === undefined) {
+    throw new Error(
+      `${key} is internal but has no default: an internal variable is never asked for`,
+    );
+  }
+  return {
+    name: v.getString('name'),
+    type,
+    title: v.getOptionalString('title'),
+    description: v.getOptionalString('description'),
+    default: value,
+    ...(internal ? { internal } : {}),
+  };
+}
+
 /**
  * Reads `infrared.provisioning`. A template's `source`, and a variable's `default`, that start with
  * `./` or `../` are paths in the repository: resolved against `rootDir` (the repository root), so
@@ -73,33 +106,12 @@ export function readProvisioningConfig(
     config.getOptionalConfigArray('infrared.provisioning.templates') ?? []
   ).map((t, i): ClusterTemplate => {
     const variables = (t.getOptionalConfigArray('variables') ?? []).map(
-      (v, j): TemplateVariable => {
-        const type = v.getOptionalString('type') ?? 'string';
-        if (!isTemplateVariableType(type)) {
-          throw new Error(
-            `infrared.provisioning.templates[${i}].variables[${j}].type must be string, number, bool, list, map or object, not ${type}`,
-          );
-        }
-        let value = v.getOptionalString('default');
-        // a path in this repository (the demo template's devenv CLI and data folder)
-        if (value && rootDir && /^\.\.?\//.test(value)) {
-          value = path.resolve(rootDir, value);
-        }
-        const internal = v.getOptionalBoolean('internal') ?? false;
-        if (internal && value === undefined) {
-          throw new Error(
-            `infrared.provisioning.templates[${i}].variables[${j}] is internal but has no default: an internal variable is never asked for`,
-          );
-        }
-        return {
-          name: v.getString('name'),
-          type,
-          title: v.getOptionalString('title'),
-          description: v.getOptionalString('description'),
-          default: value,
-          ...(internal ? { internal } : {}),
-        };
-      },
+      (v, j) =>
+        readVariable(
+          v,
+          `infrared.provisioning.templates[${i}].variables[${j}]`,
+          rootDir,
+        ),
     );
     const image = t.getOptionalString('image');
     let source = t.getOptionalString('source');
