@@ -117,6 +117,14 @@ module.exports = {
         );
         const said = await done.innerText();
         t.expect(said.includes(server), `output "${said}" lacks ${server}`);
+        const panelLink = await page
+          .getByRole('link', { name: `Cluster ${t.clusterName}` })
+          .first()
+          .getAttribute('href');
+        t.expect(
+          (panelLink ?? '').endsWith(`/clusters/${t.clusterName}`),
+          `the task's output links the cluster's panel as ${panelLink}`,
+        );
         // an API server's address is text, not a link the browser would open (issue 23.4)
         t.expect(
           (await page.getByRole('link', { name: server }).count()) === 0,

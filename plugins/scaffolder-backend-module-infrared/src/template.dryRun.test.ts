@@ -61,6 +61,11 @@ describe('the new-cluster template in a scaffolder dry run', () => {
     expect(log).toContain('dry run: would wait for Cluster edge-demo');
     expect(log).not.toContain('would create Cluster');
     expect(JSON.stringify(res.body)).not.toContain('dry-run-token-42');
+    // the cluster's panel has a URL of its own (issue 23.4)
+    expect(res.body.output.links).toEqual([
+      { title: 'Cluster edge-demo', url: '/clusters/edge-demo' },
+      { title: 'Clusters', url: '/clusters' },
+    ]);
     expect(res.body.output.text).toEqual([
       expect.objectContaining({
         title: 'Cluster edge-demo',

@@ -14,6 +14,8 @@ export function renderPage(
     allow?: boolean;
     pollIntervalMs?: number;
     argoCdProxyPath?: string;
+    /** The URL the app opens at; the page is mounted at /clusters as the app mounts it. */
+    at?: string;
   } = {},
 ) {
   const discoveryApi = mockApis.discovery({ baseUrl: 'http://backstage.test' });
@@ -33,6 +35,8 @@ export function renderPage(
   return renderInTestApp(
     <ClustersPage pollIntervalMs={options.pollIntervalMs ?? 60_000} />,
     {
+      mountPath: '/clusters',
+      initialRouteEntries: [options.at ?? '/clusters'],
       apis: [
         [infraredApiRef, client],
         [argoCdApiRef, argoCd],

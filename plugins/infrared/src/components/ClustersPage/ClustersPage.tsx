@@ -20,6 +20,7 @@ import { ClustersToolbar } from '../ClustersToolbar';
 import { Loading, LoadError, NoClusters, NoMatches } from '../ClustersStates';
 import { RegisterClusterButton } from '../RegisterCluster/RegisterClusterButton';
 import { InstallationNotice } from './InstallationNotice';
+import { useSelectedCluster } from '../../hooks/useSelectedCluster';
 
 // The form and the kubeconfig checks (yaml, zod) load when the dialog opens, not with the table.
 const RegisterClusterDialog = lazy(() =>
@@ -48,7 +49,7 @@ const ClustersContent = ({
   const placement = useClusterPlacement();
   const [text, setText] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
-  const [selected, setSelected] = useState<string>();
+  const { selected, select: setSelected } = useSelectedCluster();
   const [registering, setRegistering] = useState(false);
 
   const all = list.clusters;

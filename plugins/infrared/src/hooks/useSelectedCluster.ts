@@ -1,0 +1,28 @@
+import { useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+
+/**
+ * The cluster whose panel is open, kept in the URL: `/clusters/<name>` opens it, so a panel has a
+ * link of its own (issue 23.4), and back closes it. Where the page is not mounted under a splat
+ * route (an app of the old frontend system that mounts it at an exact path), it is local state.
+ */
+export function useSelectedCluster(): {
+  selected?: string;
+  select: (name?: string) => void;
+} {
+  const params = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [local, setLocal] = useState<string>();
+  const rest = params['*'];
+  if (rest === undefined) return { selected: local, select: setLocal };
+  const base = location.pathname
+    .slice(0, location.pathname.length - rest.length)
+    .replace(/\/$/, '');
+  const first = rest.split('/')[0];
+  return {
+    selected: first ? decodeURIComponent(first) : undefined,
+    select: name =>
+      navigate(name ? `${base}/${encodeURIComponent(name)}` : base || '/'),
+  };
+}
