@@ -3,6 +3,9 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { PROVISIONING_TASK_ID } from '../provisioning';
 import { startHarness, type Harness } from './__testUtils__/harness';
 
+// each case starts a backend: on a loaded 2-core machine that passes jest's 5 s default
+jest.setTimeout(60_000);
+
 /**
  * Issue 20.2: apply and destroy follow one rule on every route. POST /v1/clusters with
  * provision.action apply or destroy needs permission infrared.cluster.provision (besides create)

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 
 /**
@@ -15,14 +15,20 @@ export function useSelectedCluster(): {
   const navigate = useNavigate();
   const [local, setLocal] = useState<string>();
   const rest = params['*'];
-  if (rest === undefined) return { selected: local, select: setLocal };
-  const base = location.pathname
-    .slice(0, location.pathname.length - rest.length)
-    .replace(/\/$/, '');
+  const base =
+    rest === undefined
+      ? undefined
+      : location.pathname
+          .slice(0, location.pathname.length - rest.length)
+          .replace(/\/$/, '');
+  const select = useCallback(
+    (name?: string) => {
+      if (base === undefined) setLocal(name);
+      else navigate(name ? `${base}/${encodeURIComponent(name)}` : base || '/');
+    },
+    [base, navigate],
+  );
+  if (rest === undefined) return { selected: local, select };
   const first = rest.split('/')[0];
-  return {
-    selected: first ? decodeURIComponent(first) : undefined,
-    select: name =>
-      navigate(name ? `${base}/${encodeURIComponent(name)}` : base || '/'),
-  };
+  return { selected: first ? decodeURIComponent(first) : undefined, select };
 }

@@ -67,7 +67,7 @@ const ClustersContent = ({
       forget(name);
       refresh();
     },
-    [forget, refresh],
+    [forget, refresh, setSelected],
   );
 
   const readOnly =

@@ -4,6 +4,8 @@ import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import { management, unreachable } from '../../__testUtils__/fixtures';
 import { renderPage } from '../../__testUtils__/renderPage';
 
+jest.setTimeout(60_000);
+
 const { state } = setUpFakeApi();
 
 describe('a cluster panel has a URL of its own (/clusters/<name>)', () => {

@@ -3,6 +3,8 @@ import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import { management } from '../../__testUtils__/fixtures';
 import { renderPage } from '../../__testUtils__/renderPage';
 
+jest.setTimeout(60_000);
+
 const { state } = setUpFakeApi();
 
 const REFUSED =
