@@ -15,12 +15,14 @@ import {
 } from '@internal/devenv';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
 import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
 import { captureLogger } from '../gitops/__testUtils__/captureLogger';
+import { withServer } from '../kube/__testUtils__/workload';
 import { infraredPlugin } from '../plugin';
 
 jest.setTimeout(240_000);
@@ -149,7 +151,9 @@ describe('one installation per management cluster', () => {
     a = await startBackend('it-a', 'a');
   });
 
+  const afterAllClose: Array<() => void> = [];
   afterAll(async () => {
+    for (const close of afterAllClose) close();
     for (const s of started) await s.stop().catch(() => undefined);
     await cp?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -249,6 +253,8 @@ describe('one installation per management cluster', () => {
         await send(replica, 'post', '/v1/clusters', {
           name: 'edge-replica',
           kubeconfig: workloadKubeconfig(),
+          // an address of its own: the first Cluster keeps this server (issue 23.1)
+          server: 'https://127.0.0.1:9/edge-replica',
         })
       ).status,
     ).toBe(201);
@@ -279,11 +285,25 @@ describe('one installation per management cluster', () => {
       'took it over from installation "it-a", whose Lease expired',
     );
     // it writes and reconciles now: the first installation's Cluster is published to its repository
+    // (edge-after through a loopback forwarder: the first Cluster keeps the server, issue 23.1)
+    const target = new URL(cp.cluster('management').server);
+    const forwarder = net.createServer(socket => {
+      const upstream = net.connect(Number(target.port), target.hostname);
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>(r => forwarder.listen(0, '127.0.0.1', r));
+    afterAllClose.push(() => forwarder.close());
+    const { port } = forwarder.address() as net.AddressInfo;
     expect(
       (
         await send(b, 'post', '/v1/clusters', {
           name: 'edge-after',
-          kubeconfig: workloadKubeconfig(),
+          kubeconfig: withServer(
+            workloadKubeconfig(),
+            `https://127.0.0.1:${port}`,
+          ),
         })
       ).status,
     ).toBe(201);
