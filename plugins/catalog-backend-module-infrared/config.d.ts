@@ -10,6 +10,11 @@ export interface Config {
         /** The Resources' `spec.system`, when they belong to one. */
         system?: string;
         /**
+         * The Clusters page's URL: each Resource links its cluster's panel, `<clustersPageUrl>/<name>`.
+         * Default `<app.baseUrl>/clusters`.
+         */
+        clustersPageUrl?: string;
+        /**
          * When the full mutation runs (every Cluster read with one LIST and given to the catalog).
          * Default every 5 minutes; an API write is given at once by a delta mutation.
          */

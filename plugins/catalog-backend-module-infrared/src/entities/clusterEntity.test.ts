@@ -236,6 +236,25 @@ describe('clusterEntity', () => {
     });
   });
 
+  it("links its cluster's panel on the Clusters page when the page's URL is known, and nothing otherwise (issue 23.4)", () => {
+    const linked = clusterEntity(cluster('edge-a'), undefined, {
+      owner: 'group:default/ops',
+      clustersPageUrl: 'https://portal.example.test/clusters/',
+    });
+    expect(linked.metadata.links).toEqual([
+      {
+        url: 'https://portal.example.test/clusters/edge-a',
+        title: 'Cluster panel',
+        icon: 'dashboard',
+      },
+    ]);
+    expect(
+      clusterEntity(cluster('edge-a'), undefined, {
+        owner: 'group:default/ops',
+      }).metadata.links,
+    ).toBeUndefined();
+  });
+
   it('leaves out labels and tags that are not valid catalog values', () => {
     const entity = clusterEntity(
       cluster('a', { region: 'eu west 1', flavor: 'K3S!' as any }),

@@ -63,6 +63,11 @@ export interface ClusterEntityOptions {
   owner: string;
   /** `spec.system`, when set. */
   system?: string;
+  /**
+   * The Clusters page's URL (`<app.baseUrl>/clusters`): each entity links its cluster's panel,
+   * `<clustersPageUrl>/<name>`, when set.
+   */
+  clustersPageUrl?: string;
 }
 
 const validator = makeValidator();
@@ -175,6 +180,17 @@ export function clusterEntity(
       description: describe(cluster),
       labels: labels(cluster),
       annotations,
+      ...(options.clustersPageUrl
+        ? {
+            links: [
+              {
+                url: `${options.clustersPageUrl.replace(/\/$/, '')}/${name}`,
+                title: 'Cluster panel',
+                icon: 'dashboard',
+              },
+            ],
+          }
+        : {}),
       tags: (
         [cluster.spec.flavor, cluster.spec.provider] as Array<
           string | undefined

@@ -18,7 +18,10 @@ export const DEFAULT_SCHEDULE: SchedulerServiceTaskScheduleDefinition = {
   timeout: { minutes: 3 },
 };
 
-/** Reads `catalog.providers.infrared` (owner, system, schedule), with the defaults of config.d.ts. */
+/**
+ * Reads `catalog.providers.infrared` (owner, system, schedule, clustersPageUrl: default
+ * `<app.baseUrl>/clusters`), with the defaults of config.d.ts.
+ */
 export function readProviderConfig(config: RootConfigService): ProviderConfig {
   const own = config.getOptionalConfig(KEY);
   const schedule = own?.has('schedule')
@@ -27,9 +30,14 @@ export function readProviderConfig(config: RootConfigService): ProviderConfig {
       )
     : DEFAULT_SCHEDULE;
   const system = own?.getOptionalString('system');
+  const appBaseUrl = config.getOptionalString('app.baseUrl');
+  const clustersPageUrl =
+    own?.getOptionalString('clustersPageUrl') ??
+    (appBaseUrl ? `${appBaseUrl.replace(/\/$/, '')}/clusters` : undefined);
   return {
     owner: own?.getOptionalString('owner') || DEFAULT_OWNER,
     ...(system ? { system } : {}),
+    ...(clustersPageUrl ? { clustersPageUrl } : {}),
     schedule,
   };
 }

@@ -125,12 +125,15 @@ describe('InfraredClusterEntityProvider', () => {
 });
 
 describe('readProviderConfig', () => {
-  const read = (providers: object | undefined) =>
+  const read = (providers: object | undefined, app?: object) =>
     readProviderConfig(
       mockServices.rootConfig({
-        data: providers
-          ? { catalog: { providers: { infrared: providers } } }
-          : {},
+        data: {
+          ...(providers
+            ? { catalog: { providers: { infrared: providers } } }
+            : {}),
+          ...(app ? { app } : {}),
+        },
       }),
     );
 
@@ -140,6 +143,16 @@ describe('readProviderConfig', () => {
       given: undefined,
       expected: {
         owner: 'group:default/platform-admins',
+        schedule: { frequency: { minutes: 5 }, timeout: { minutes: 3 } },
+      },
+    },
+    {
+      what: 'the panel links from app.baseUrl',
+      given: undefined,
+      app: { baseUrl: 'https://portal.example.test/' },
+      expected: {
+        owner: 'group:default/platform-admins',
+        clustersPageUrl: 'https://portal.example.test/clusters',
         schedule: { frequency: { minutes: 5 }, timeout: { minutes: 3 } },
       },
     },
@@ -156,7 +169,7 @@ describe('readProviderConfig', () => {
         schedule: { frequency: { minutes: 1 }, timeout: { seconds: 30 } },
       },
     },
-  ])('$what', ({ given, expected }) => {
-    expect(read(given)).toEqual(expected);
+  ])('$what', ({ given, expected, ...rest }) => {
+    expect(read(given, (rest as { app?: object }).app)).toEqual(expected);
   });
 });
