@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
+import { join } from 'node:path';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
@@ -1228,8 +1228,8 @@ describe('REST API /v1/clusters', () => {
     });
 
     it('says while a local environment prepares OpenTofu, from the runner status file, and is ready once it is, with no restart', async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-'));
-      const runnerStatusFile = path.join(dir, 'prepare.json');
+      const dir = fs.mkdtempSync(join(os.tmpdir(), 'runner-'));
+      const runnerStatusFile = join(dir, 'prepare.json');
       const write = (state: string, extra = {}) =>
         fs.writeFileSync(
           runnerStatusFile,
