@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 /*
- * The first half of a publishable package's prepack (scripts/publishable.js writes it):
- *   "prepack": "node ../../scripts/prepack-check.js && backstage-cli package prepack"
+ * The last step of a publishable package's postpack (scripts/publishable.js writes it):
+ *   "postpack": "backstage-cli package postpack && node ../../scripts/prepack-check.js --packed"
  * Backstage's prepack points main/types/exports at dist/ whether or not dist/ exists, so `npm pack`
- * without a build gave a tarball with no code and no error. This stops it first: every dist/ file
- * the package's entry points need (by its role: .cjs.js, .esm.js, .d.ts) must exist and be newer
- * than every source file under src/ (tests aside). Otherwise it exits 1 naming the build commands.
- *   node scripts/prepack-check.js [package folder]     (default: the current folder, as npm runs it)
+ * without a build gave a tarball with no code and no error. This fails it: every dist/ file the
+ * package's entry points need (by its role: .cjs.js, .esm.js, .d.ts) must exist and be newer than
+ * every source file under src/ (tests aside); otherwise it removes the tarball npm just wrote
+ * (--packed) and exits 1 naming the build commands. It runs after postpack rather than before
+ * prepack because Backstage's backend bundle packs a package itself only when its prepack is exactly
+ * `backstage-cli package prepack`.
+ *   node scripts/prepack-check.js [--packed] [package folder]   (default: the current folder)
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -71,10 +74,25 @@ function buildAdvice(dir) {
   ].join('\n');
 }
 
+/** The tarball `npm pack` wrote for the package in `dir` (libnpmpack's file name), if any. */
+function removeTarball(dir) {
+  const pkg = JSON.parse(
+    fs.readFileSync(path.join(dir, 'package.json'), 'utf8'),
+  );
+  const file = `${pkg.name}-${pkg.version}.tgz`
+    .replace(/^@/, '')
+    .replace(/[/\\]/g, '-');
+  const destination = process.env.npm_config_pack_destination || dir;
+  fs.rmSync(path.resolve(destination, file), { force: true });
+}
+
 function main() {
-  const dir = path.resolve(process.argv[2] ?? process.cwd());
+  const args = process.argv.slice(2);
+  const packed = args.includes('--packed');
+  const dir = path.resolve(args.find(a => a !== '--packed') ?? process.cwd());
   const problems = distProblems(dir);
   if (!problems.length) return 0;
+  if (packed) removeTarball(dir);
   const name = JSON.parse(
     fs.readFileSync(path.join(dir, 'package.json'), 'utf8'),
   ).name;

@@ -11,7 +11,8 @@
  *                                                 without it, reports are written from a clean tsc)
  * Development keeps running from src/ (main/types/exports point at src); `backstage-cli package prepack`
  * swaps in publishConfig and the dist/ entry points when npm packs, and postpack puts package.json back.
- * Before it, scripts/prepack-check.js stops npm pack when dist/ is missing or older than src/.
+ * After postpack, scripts/prepack-check.js fails npm pack (and removes its tarball) when dist/ is missing
+ * or older than src/.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -57,11 +58,16 @@ function expectedRepository(dir, rootDir = repoRoot) {
   return { type: root.type, url: root.url, directory: dir };
 }
 
-/** prepack-check.js stops npm pack when dist/ is missing or older than src/ (prepack packs dist/). */
+/**
+ * prepack-check.js fails npm pack when dist/ is missing or older than src/ (prepack packs dist/). It
+ * runs after postpack, not before prepack: Backstage's backend bundle (createDistWorkspace) copies a
+ * package itself only when its prepack is exactly `backstage-cli package prepack`, and otherwise runs
+ * `yarn pack`.
+ */
 const PACK_SCRIPTS = {
-  prepack:
-    'node ../../scripts/prepack-check.js && backstage-cli package prepack',
-  postpack: 'backstage-cli package postpack',
+  prepack: 'backstage-cli package prepack',
+  postpack:
+    'backstage-cli package postpack && node ../../scripts/prepack-check.js --packed',
 };
 
 /** Every entry point of `exports` (or main) points at the sources, so the workspace runs from src/. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
-// The prepack's first half (a plain Node script): dist/ must be built from the current sources.
+// The postpack's last step (a plain Node script): dist/ must be built from the current sources.
 const { distEntryFiles, distProblems } = require(path.join(
   root,
   'scripts',
@@ -83,6 +83,18 @@ describe('npm pack of a publishable package', () => {
   });
   afterEach(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
+  it('leaves no tarball without dist/ (the check removes what npm wrote) and fails', () => {
+    const dir = scratchCopy(scratch);
+    const result = spawnSync('npm', ['pack', '--json'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('dist/index.cjs.js is missing');
+    expect(fs.readdirSync(dir).filter(f => f.endsWith('.tgz'))).toEqual([]);
+  });
+
   it('fails without dist/, naming what is missing and the build commands', () => {
     const dir = scratchCopy(scratch);
     const packed = npmPackDryRun(dir);
@@ -93,7 +105,7 @@ describe('npm pack of a publishable package', () => {
     expect(packed.stderr).toContain(
       `npx tsc && (cd ${PACKAGE} && npx backstage-cli package build)`,
     );
-    // prepack stopped before Backstage's rewrote package.json
+    // Backstage's postpack put package.json back before the check failed
     expect(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(
       fs.readFileSync(path.join(root, PACKAGE, 'package.json'), 'utf8'),
     );
