@@ -61,6 +61,20 @@ describe('gatedScheduler', () => {
     await run('infrared-clusters-reconcile');
     expect(passes).toBe(1);
   });
+
+  it('triggers nothing when the installation may write again but no run was skipped (the schedule goes on)', async () => {
+    const gate = switchGate(false);
+    const { scheduler, triggered } = recordingScheduler();
+    const gated = gatedScheduler(scheduler, gate, mockServices.logger.mock());
+    await gated.scheduleTask({
+      id: 'infrared-clusters-reconcile',
+      frequency: { seconds: 30 },
+      timeout: { minutes: 1 },
+      fn: async () => {},
+    });
+    gate.set(true);
+    expect(triggered).toEqual([]);
+  });
 });
 
 describe('the registrar under the installation gate', () => {

@@ -15,7 +15,8 @@ export interface InstallationGate {
 
 /**
  * The scheduler the reconcilers get: each task's run is skipped (at no request) while the
- * installation may not write, and every task is triggered at once when it may again (a take-over).
+ * installation may not write, and every task that skipped a run is triggered at once when it may
+ * again (a take-over). A task that skipped nothing is left to its schedule.
  */
 export function gatedScheduler(
   scheduler: SchedulerService,
@@ -23,6 +24,7 @@ export function gatedScheduler(
   logger: LoggerService,
 ): SchedulerService {
   const ids = new Set<string>();
+  const skipped = new Set<string>();
   const gated =
     (
       id: string,
@@ -30,6 +32,7 @@ export function gatedScheduler(
     ): SchedulerServiceTaskFunction =>
     async (signal: any) => {
       if (!gate.allows()) {
+        skipped.add(id);
         logger.debug(`infrared: ${id} skipped: ${gate.refusal()?.message}`);
         return;
       }
@@ -37,7 +40,9 @@ export function gatedScheduler(
     };
   gate.onChange(allowed => {
     if (!allowed) return;
-    for (const id of ids) {
+    const due = [...skipped].filter(id => ids.has(id));
+    skipped.clear();
+    for (const id of due) {
       scheduler
         .triggerTask(id)
         .catch(e =>
