@@ -7,7 +7,7 @@
  *   3. `node packages/backend --config app-config.yaml --config app-config.production.yaml` with a
  *      PostgreSQL from devenv, the management cluster of a devenv control plane (--state, else
  *      INFRARED_DEVENV_STATE, else an ephemeral one) and the backend on 127.0.0.1 on a free port;
- *   4. GET /api/infrared/health with the static token (200 {"status":"ok"}) and without (401).
+ *   4. GET /api/infrared/health with the static token (200, status ok and an installation state) and without (401).
  * Prints the build, unpack and start-to-healthy times; fails when the bundle does not serve.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
