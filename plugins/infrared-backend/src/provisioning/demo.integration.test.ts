@@ -150,7 +150,7 @@ describe('the demo template, from the API to Registered and back', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('plan, apply with the acknowledgement, Registered, then destroy', async () => {
+  it('plan, apply with the acknowledgement, Registered, destroy (Destroyed, no Argo CD Secret), apply again, destroy', async () => {
     const templates = await send('get', '/v1/provisioning/templates');
     expect(templates.body.items.map((t: any) => t.module)).toEqual([
       'local/demo-cluster',
@@ -246,6 +246,60 @@ describe('the demo template, from the API to Registered and back', () => {
       .then(() => false)
       .catch(() => true);
     expect(gone).toBe(true);
+
+    // after the destroy (issue 23.1): not Registered, and Argo CD has no Secret for the dead server
+    const admin = AdminClient.fromKubeconfig(management.kubeconfig);
+    const argoSecret = () =>
+      admin.request('GET', `/api/v1/namespaces/argocd/secrets/cluster-${name}`);
+    v = await until(x =>
+      x.conditions.some(
+        c => c.type === 'Registered' && c.reason === 'Destroyed',
+      ),
+    );
+    expect(v.conditions.find(c => c.type === 'Registered')).toMatchObject({
+      status: 'False',
+      reason: 'Destroyed',
+    });
+    expect(v.argoSecret).toBeUndefined();
+    expect((await argoSecret()).status).toBe(404);
+
+    // an apply of a new generation builds it again and registers the new server
+    expect(
+      (
+        await send('put', `/v1/clusters/${name}/provision/action`, {
+          action: 'apply',
+          acknowledgeBillable: true,
+        })
+      ).status,
+    ).toBe(200);
+    v = await until(
+      x =>
+        x.provision?.status?.action === 'apply' &&
+        x.conditions.some(c => c.type === 'Registered' && c.status === 'True'),
+    );
+    const rebuilt = JSON.parse(
+      fs.readFileSync(path.join(tmp, 'clusters', name, 'state.json'), 'utf8'),
+    );
+    expect(v.argoServer).toBe(rebuilt.clusters[0].server);
+    expect(v.conditions.find(c => c.type === 'Connected')).toMatchObject({
+      status: 'True',
+    });
+    expect((await argoSecret()).status).toBe(200);
+
+    expect(
+      (
+        await send('put', `/v1/clusters/${name}/provision/action`, {
+          action: 'destroy',
+          acknowledgeBillable: true,
+        })
+      ).status,
+    ).toBe(200);
+    await until(x =>
+      x.conditions.some(
+        c => c.type === 'Registered' && c.reason === 'Destroyed',
+      ),
+    );
+    expect((await argoSecret()).status).toBe(404);
     expect((await send('delete', `/v1/clusters/${name}`)).status).toBe(200);
   });
 });

@@ -667,6 +667,35 @@ describe('planCluster: auto-registration after apply', () => {
   });
 });
 
+describe('planCluster: an apply after a destroy (issue 23.1)', () => {
+  const connection = {
+    kubeconfigSecretRef: { name: 'cluster-edge-kubeconfig', key: 'kubeconfig' },
+  };
+
+  it('writes the new output over the connection its first apply wrote, once', () => {
+    const c = cluster(4, { action: 'apply' }, { spec: { connection } });
+    const status = written(planCluster(c, runs(), context))!;
+    const observed = runs(
+      [job('tofu-edge-4-apply', 'complete')],
+      [pod('tofu-edge-4-apply')],
+    );
+    const next = { ...c, status };
+    expect(types(planCluster(next, observed, context))).toEqual([
+      'read:outputs',
+    ]);
+    const plan = planCluster(next, observed, context, {
+      outputs: { kubeconfig: { value: 'apiVersion: v1\nkind: Config\n' } },
+    });
+    expect(types(plan)).toEqual(['register', 'writeStatus']);
+    // status records the apply: no read, no registration again
+    const done = { ...next, status: written(plan)! };
+    expect(planCluster(done, observed, context)).toEqual({
+      actions: [],
+      desired: done.status.provision,
+    });
+  });
+});
+
 describe('indexRuns', () => {
   it('groups Jobs by cluster and keeps the newest Pod of each Job', () => {
     const older = {

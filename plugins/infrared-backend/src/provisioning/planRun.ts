@@ -1,7 +1,6 @@
 import {
   DEFAULT_TOFU_NAMESPACE,
   findTemplate,
-  kubeconfigSecretName,
   PROVISIONED_CONDITION,
   provisionAction,
   templateVariables,
@@ -29,11 +28,11 @@ import {
   type ObservedPod,
   type TofuJob,
 } from '@infrared-clusters/plugin-infrared-node';
+import { registration, wantsRegistration } from './planRegister';
 import { finished, statusAction } from './planStatus';
 import type {
   ClusterPlan,
   ObservedRuns,
-  ProvisioningAction,
   ProvisioningContext,
   ProvisioningRead,
   ProvisioningReads,
@@ -248,7 +247,7 @@ export function startJob(run: ClusterRun): ClusterPlan {
 }
 
 /** What is known of the Job to report. */
-interface ReportedJob {
+export interface ReportedJob {
   job: ObservedJob;
   action: string;
   generation: number;
@@ -261,26 +260,31 @@ interface ReportedJob {
 }
 
 function reportedJob(run: ClusterRun, job: ObservedJob): ReportedJob {
-  const { recorded, cluster, context } = run;
+  const { recorded } = run;
   const labels = job.metadata.labels ?? {};
   const action = labels[TOFU_JOB_LABELS.action] ?? run.action;
   const pod = run.runs.podsByJob.get(job.metadata.name);
   const phase = jobPhase(job, pod);
+  const generation = Number(
+    labels[TOFU_JOB_LABELS.generation] ?? run.generation,
+  );
+  const alreadyFinal =
+    recorded?.job === job.metadata.name &&
+    finished(recorded.phase) &&
+    recorded.phase === phase;
   return {
     job,
     action,
-    generation: Number(labels[TOFU_JOB_LABELS.generation] ?? run.generation),
+    generation,
     pod,
     phase,
-    alreadyFinal:
-      recorded?.job === job.metadata.name &&
-      finished(recorded.phase) &&
-      recorded.phase === phase,
-    wantsRegistration:
-      phase === 'Succeeded' &&
-      action === 'apply' &&
-      !cluster.spec.connection &&
-      !!context.kubeconfigOutput,
+    alreadyFinal,
+    wantsRegistration: wantsRegistration(run, {
+      phase,
+      action,
+      generation,
+      alreadyFinal,
+    }),
   };
 }
 
@@ -337,46 +341,6 @@ function reportedStatus(run: ClusterRun, r: ReportedJob): ProvisionStatus {
     desired.message = 'plan: no summary in the log (see the log for the plan)';
   }
   return desired;
-}
-
-/** Auto-registration from an apply's output, and what the condition says of it. */
-function registration(
-  run: ClusterRun,
-  r: ReportedJob,
-  condition: ConditionInput,
-): { actions: ProvisioningAction[]; condition: ConditionInput } {
-  const { cluster, context } = run;
-  const secretName = kubeconfigSecretName(run.name);
-  const registered = `; its output ${context.kubeconfigOutput} registers the cluster (Secret ${secretName})`;
-  if (r.wantsRegistration) {
-    const output = context.kubeconfigOutput!;
-    const value = run.reads?.outputs?.[output]?.value;
-    if (typeof value === 'string' && value.trim()) {
-      return {
-        actions: [{ type: 'register', cluster, secretName, kubeconfig: value }],
-        condition: { ...condition, message: condition.message + registered },
-      };
-    }
-    return {
-      actions: [],
-      condition: {
-        ...condition,
-        message: `${condition.message}; it has no output ${output}: put the cluster's kubeconfig in a Secret and set spec.connection.kubeconfigSecretRef`,
-      },
-    };
-  }
-  if (
-    r.phase === 'Succeeded' &&
-    r.action === 'apply' &&
-    context.kubeconfigOutput &&
-    cluster.spec.connection?.kubeconfigSecretRef?.name === secretName
-  ) {
-    return {
-      actions: [],
-      condition: { ...condition, message: condition.message + registered },
-    };
-  }
-  return { actions: [], condition };
 }
 
 /** The Job exists: report it, with its own action and generation (after the reads it needs). */

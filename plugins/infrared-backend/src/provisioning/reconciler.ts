@@ -46,7 +46,10 @@ export interface ProvisioningReconcilerOptions {
   kube: ProvisioningKubeApi;
   logger: LoggerService;
   context: Omit<ProvisioningContext, 'now'>;
-  /** Called after a Cluster got its connection from its apply, so registration starts at once. */
+  /**
+   * Called after a Cluster got its connection from its apply, or its destroy succeeded, so
+   * registration follows at once (Registered, the Argo CD Secret).
+   */
   onRegistered?: (name: string) => void;
   now?: () => string;
 }
@@ -66,6 +69,14 @@ const CONCURRENCY = 8;
 /** A refusal that is an answer about the Job itself (not the network, not the server's trouble). */
 const isRefusal = (e: unknown) =>
   e instanceof KubeApiError && e.code >= 400 && e.code < 500 && e.code !== 429;
+
+/** The write records a destroy that succeeded: the cluster reconciler deregisters it. */
+const destroyedNow = (before: ClusterResource, after: ClusterResource) => {
+  const done = (c: ClusterResource) =>
+    c.status?.provision?.action === 'destroy' &&
+    c.status.provision.phase === 'Succeeded';
+  return done(after) && !done(before);
+};
 
 export class ProvisioningReconciler {
   constructor(private readonly options: ProvisioningReconcilerOptions) {}
@@ -189,6 +200,8 @@ export class ProvisioningReconciler {
           break;
         case 'writeStatus':
           await this.writeStatus(action.cluster, summary);
+          if (destroyedNow(cluster, action.cluster))
+            this.options.onRegistered?.(name);
           break;
         case 'register':
           if (

@@ -7,6 +7,11 @@ import {
   withArgoStatus,
 } from './argoSecret';
 import { connectedCondition } from './connected';
+import {
+  destroyedBuild,
+  destroyedCondition,
+  planDestroyedArgoSecret,
+} from './destroyed';
 import { planKubeconfigSecret } from './kubeconfigSecret';
 import { planRegistration } from './registration';
 import type { ClusterPlan, ObservedCluster } from './types';
@@ -23,6 +28,8 @@ import type { ClusterPlan, ObservedCluster } from './types';
  * 3. The Argo CD Secret `cluster-<name>` for a kubeconfig cluster that answered: created, restored,
  *    rewritten on rotation, left alone when right. None for inCluster (and a stale one removed).
  *    A refused write stops the registration (`argoSecretRefusal`).
+ * 4. A built cluster whose last OpenTofu Job is a successful destroy: Registered False
+ *    `Destroyed`, our Argo CD Secret deleted, nothing published, until a new plan or apply runs.
  */
 export function planClusterReconcile(observed: ObservedCluster): ClusterPlan {
   const { cluster, now } = observed;
@@ -34,20 +41,26 @@ export function planClusterReconcile(observed: ObservedCluster): ClusterPlan {
 
   const connected = connectedCondition(observed);
   let conditions = setCondition(current.conditions, connected, now);
-  const registration = planRegistration(observed, {
-    connected,
-    foreign: foreignArgoSecret(observed),
-  });
+  const destroyed = destroyedBuild(cluster);
+  const registration = destroyed
+    ? { condition: destroyedCondition(cluster, destroyed), publish: undefined }
+    : planRegistration(observed, {
+        connected,
+        foreign: foreignArgoSecret(observed),
+      });
   if (registration.condition)
     conditions = setCondition(conditions, registration.condition, now);
 
   const onRefused = argoSecretRefusal({ conditions });
   const actions = [
     ...planKubeconfigSecret(observed),
-    ...planArgoSecret(observed, connected.status === 'True', onRefused),
+    ...(destroyed
+      ? planDestroyedArgoSecret(observed, onRefused)
+      : planArgoSecret(observed, connected.status === 'True', onRefused)),
   ];
 
   const status: ClusterStatus = withArgoStatus(current, observed, actions);
+  if (destroyed) delete status.argoSecret;
   if (observed.probe?.ok) {
     status.kubernetesVersion = observed.probe.kubernetesVersion;
     status.nodes = observed.probe.nodes;
