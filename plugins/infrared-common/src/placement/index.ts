@@ -9,3 +9,4 @@ export * from './requests';
 export * from './views';
 export * from './annotation';
 export * from './approval';
+export * from './phases';
