@@ -166,6 +166,7 @@ describe('placement routes on a real control plane', () => {
       reason: 'Registered',
       destination: { name: edge, namespace: zone },
       choices: [edge],
+      clusterKnown: true,
     });
 
     const rv = (await orgObject()).metadata.resourceVersion;
@@ -207,6 +208,32 @@ describe('placement routes on a real control plane', () => {
       platform: false,
       clusterAllowlist: [edge],
     });
+  });
+
+  it('says when the zone names a cluster no Cluster resource has (the card offers to register it)', async () => {
+    const zoneOn = (cluster: string) =>
+      admin.must(
+        'PATCH',
+        `${API}/namespaces/${ns}/products/checkout`,
+        { spec: { delivery: { zones: [{ name: zone, cluster }] } } },
+        [],
+        'application/merge-patch+json',
+      );
+    await zoneOn(`gone-${org}`);
+    try {
+      const placement = await send(
+        'get',
+        `/v1/products/${ns}/checkout/placement`,
+      );
+      expect(placement.body.zones[0]).toMatchObject({
+        cluster: `gone-${org}`,
+        decision: 'Fails',
+        reason: 'NotOnAllowlist',
+        clusterKnown: false,
+      });
+    } finally {
+      await zoneOn(edge);
+    }
   });
 
   it("sets a zone's cluster as the ServiceAccount (a platform admin asks)", async () => {

@@ -250,6 +250,7 @@ export class PlacementService {
           environment: zoneEnvironment(zone),
           approval: zoneApproval(zone),
           choices: allowed,
+          clusterKnown: !zone.cluster || facts.has(zone.cluster),
           ...(release ? { release: zoneInRelease(release, inRelease) } : {}),
         };
       }),

@@ -1604,6 +1604,11 @@ export const spec = {
             type: 'string',
             description: "The Application's AppProject.",
           },
+          clusterKnown: {
+            type: 'boolean',
+            description:
+              'False when the zone names a cluster that no Cluster resource has (it must be registered first); true otherwise, the management cluster included.',
+          },
           missingDestination: {
             $ref: '#/components/schemas/ArgoDestination',
           },

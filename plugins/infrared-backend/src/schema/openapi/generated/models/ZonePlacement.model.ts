@@ -36,6 +36,10 @@ export interface ZonePlacement {
    * The Application's AppProject.
    */
   project: string;
+  /**
+   * False when the zone names a cluster that no Cluster resource has (it must be registered first); true otherwise, the management cluster included.
+   */
+  clusterKnown?: boolean;
   missingDestination?: ArgoDestination;
   /**
    * The clusters the org may choose from (its allowlist).
