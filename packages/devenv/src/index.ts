@@ -57,6 +57,8 @@ export {
   recordRecovery,
   FAULT_RECOVERY_FILE,
 } from './testing';
+export { serverAlias } from './serverAlias';
+export type { ServerAlias, ServerAliasOptions } from './serverAlias';
 export { ensureTofu, tofuCacheDir, TOFU_VERSION } from './tofu';
 export { ensureHelm, helmCacheDir, HELM_VERSION } from './helm';
 export {

@@ -14,7 +14,9 @@ import {
   eventually,
   getTestControlPlane,
   KubeClient as AdminClient,
+  serverAlias,
   uniqueName,
+  type ServerAlias,
 } from '@internal/devenv';
 // the integration test runs the backend plugin whose events the module hears: a test-only import
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports
@@ -86,14 +88,20 @@ describe('catalog module on a real control plane', () => {
       [method](`/api/infrared${url}`)
       .set('Authorization', mockCredentials.user.header());
 
+  // each registration at an address of its own: one registration per API server (issue 23.1),
+  // and other test files register workload-a at the same time
+  const aliases: ServerAlias[] = [];
   const register = async (name: string) => {
+    const at = await serverAlias(cp, 'workload-a');
+    aliases.push(at);
     const created = await infrared('post', '/v1/clusters').send({
       name,
-      kubeconfig: workload.kubeconfig,
+      kubeconfig: at.kubeconfig,
       flavor: 'k3s',
       provider: 'local',
     });
     expect(created.status).toBe(201);
+    return at;
   };
 
   beforeAll(async () => {
@@ -191,12 +199,13 @@ spec:
       `/apis/infrared.darkshift.io/v1alpha1/clusters/${placedCluster}`,
     );
     fs.rmSync(tmp, { recursive: true, force: true });
+    await Promise.all(aliases.map(a => a.close()));
   });
 
   it('a Cluster registered through the API is a Resource after one delta, and is removed with it', async () => {
     const name = uniqueName('catalog-it');
     const deltasBefore = mutations('delta').length;
-    await register(name);
+    const at = await register(name);
 
     const first = await eventually(() => entity(name), 60_000, 100);
     // the first delta after the registration (the `registered` event) already added it
@@ -212,7 +221,7 @@ spec:
       metadata: {
         annotations: {
           'infrared.darkshift.io/cluster': name,
-          'kubernetes.io/api-server': workload.server,
+          'kubernetes.io/api-server': at.server,
           'kubernetes.io/api-server-certificate-authority': Buffer.from(
             workload.caData,
           ).toString('base64'),
@@ -233,7 +242,7 @@ spec:
       return e?.metadata.annotations['infrared.darkshift.io/gitops-path'] && e;
     });
     expect(reconciled.metadata.annotations).toMatchObject({
-      'infrared.darkshift.io/argocd-server': workload.server,
+      'infrared.darkshift.io/argocd-server': at.server,
       'infrared.darkshift.io/gitops-path': `registry/clusters/infrared-mgmt/components/cluster-${name}.yaml`,
     });
 

@@ -14,7 +14,9 @@ import {
   eventually,
   getTestControlPlane,
   KubeClient as AdminClient,
+  serverAlias,
   uniqueName,
+  type ServerAlias,
 } from '@internal/devenv';
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the test runs both plugins together
 import infraredPlugin from '@infrared-clusters/plugin-infrared-backend';
@@ -69,6 +71,9 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
     },
     spec: { type: 'service', owner: 'group:default/platform-admins' },
   };
+  // workload-a registered at an address of its own: one registration per API server (issue 23.1),
+  // and other test files register workload-a at the same time
+  let alias: ServerAlias;
   let server: any;
   let caches: InfraredCaches | undefined;
 
@@ -92,6 +97,7 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
   const pass = () => scheduler.triggerTask(CLUSTERS_TASK);
 
   beforeAll(async () => {
+    alias = await serverAlias(cp, 'workload-a');
     const backendKubeconfig = path.join(tmp, 'backend.kubeconfig');
     fs.writeFileSync(
       backendKubeconfig,
@@ -175,13 +181,14 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
       `/apis/apps/v1/namespaces/default/deployments/${serviceId}`,
     );
     fs.rmSync(tmp, { recursive: true, force: true });
+    await alias?.close();
   });
 
   it('lists a cluster once it is Registered and returns its Deployment for the entity, with no management request per tab load', async () => {
     expect(await clusters()).not.toContain(clusterName);
     const registered = await auth(
       request(server).post('/api/infrared/v1/clusters'),
-    ).send({ name: clusterName, kubeconfig: workload.kubeconfig });
+    ).send({ name: clusterName, kubeconfig: alias.kubeconfig });
     expect(registered.status).toBe(201);
 
     // the reconciler makes it Registered; the watch brings it to the supplier
@@ -229,7 +236,7 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
         rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['list'] }],
       },
     );
-    const tokenKubeconfig = await createServiceAccountKubeconfig(workload, {
+    const tokenKubeconfig = await createServiceAccountKubeconfig(alias, {
       namespace: 'default',
       name: reader,
       clusterRole: LIST_ROLE,

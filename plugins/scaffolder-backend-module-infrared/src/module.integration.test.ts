@@ -19,7 +19,9 @@ import {
   getTestControlPlane,
   installCrds,
   KubeClient,
+  serverAlias,
   uniqueName,
+  type ServerAlias,
 } from '@internal/devenv';
 // the real backend plugin is what this test is about: the actions go through its API
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports
@@ -90,7 +92,9 @@ const platformAdminPermissions = createServiceFactory({
 describe('scaffolder module with the Infrared backend on a real control plane', () => {
   const cp = getTestControlPlane();
   const management = cp.cluster('management');
-  const workload = cp.cluster('workload-a');
+  // workload-a at an address of its own: one registration per API server (issue 23.1), and other
+  // test files register workload-a at the same time
+  let workload: ServerAlias;
   const admin = KubeClient.fromKubeconfig(management.kubeconfig);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-scaffolder-'));
   const actions = new Map<string, TemplateAction<any, any>>();
@@ -116,6 +120,7 @@ describe('scaffolder module with the Infrared backend on a real control plane', 
     await installCrds(management, crdsDir());
     await ensureNamespace(management, 'infrared');
     await ensureNamespace(management, 'argocd');
+    workload = await serverAlias(cp, 'workload-a');
     kubeconfig = await createServiceAccountKubeconfig(workload, {
       namespace: 'infrared-it',
       name: uniqueName('scaffolder-sa'),
@@ -146,6 +151,7 @@ describe('scaffolder module with the Infrared backend on a real control plane', 
       await admin.request('DELETE', `${CLUSTERS}/${name}`);
     }
     fs.rmSync(tmp, { recursive: true, force: true });
+    await workload?.close();
   });
 
   it('adds the three actions', () => {

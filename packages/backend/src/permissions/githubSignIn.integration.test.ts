@@ -1,4 +1,10 @@
-import { getTestControlPlane, KubeClient, eventually } from '@internal/devenv';
+import {
+  getTestControlPlane,
+  KubeClient,
+  eventually,
+  serverAlias,
+  type ServerAlias,
+} from '@internal/devenv';
 // The backend's own test set-up: deploy/ applied, the backend's ServiceAccount token.
 // eslint-disable-next-line @backstage/no-relative-monorepo-imports
 import { prepareManagementCluster } from '../../../../plugins/infrared-backend/src/clusters/__testUtils__/managementCluster';
@@ -58,7 +64,9 @@ async function productionConfig(env: Record<string, string>) {
 describe('GitHub sign-in (app-config.production.yaml) and the platform-admin groups', () => {
   const cp = getTestControlPlane();
   const management = cp.cluster('management');
-  const workload = cp.cluster('workload-a');
+  // workload-a at an address of its own: one registration per API server (issue 23.1), and other
+  // test files register workload-a at the same time
+  let workload: ServerAlias | undefined;
   const admin = KubeClient.fromKubeconfig(management.kubeconfig);
   const run = `gh-${Date.now().toString(36)}`;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'github-sign-in-'));
@@ -164,6 +172,7 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
       await admin.request('DELETE', `${API}/clusters/${name}`);
     }
     await github?.stop();
+    await workload?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -180,8 +189,9 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
       500,
     );
 
-  const register = (token: string, name: string) =>
-    fetch(`${base}/api/infrared/v1/clusters`, {
+  const register = async (token: string, name: string) => {
+    workload ??= await serverAlias(cp, 'workload-a');
+    return fetch(`${base}/api/infrared/v1/clusters`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${token}`,
@@ -194,6 +204,7 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
         provider: 'local',
       }),
     });
+  };
 
   it('ships GitHub sign-in with the resolver by the github.com/user-id annotation, and no guest', () => {
     expect(production.auth.environment).toBe('production');

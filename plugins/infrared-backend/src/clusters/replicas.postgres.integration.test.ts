@@ -13,10 +13,12 @@ import {
 import {
   eventually,
   KubeClient as AdminClient,
+  serverAlias,
   startControlPlane,
   startPostgres,
   type ControlPlane,
   type LocalPostgres,
+  type ServerAlias,
 } from '@internal/devenv';
 import {
   gitopsPublisherExtensionPoint,
@@ -29,7 +31,6 @@ import {
   type ManagementApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -39,7 +40,6 @@ import {
   mergedChanges,
 } from '../gitops/__testUtils__/mergeHistory';
 import { LocalGitPublisher } from '../gitops';
-import { withServer } from '../kube/__testUtils__/workload';
 import { infraredKubeServiceFactory } from '../kube';
 import { infraredPlugin } from '../plugin';
 import { prepareManagementCluster } from './__testUtils__/managementCluster';
@@ -107,24 +107,8 @@ const fullPasses = (replica: Replica) =>
  * would have other tests' backends reconcile these Clusters too). Each replica has its own git
  * mutex, as two processes would: only the repository's compare-and-swap orders their merges.
  */
-/**
- * A loopback TCP forwarder to an API server: another address for the same server (the same TLS
- * certificate, 127.0.0.1), since one server takes one registration (issue 23.1).
- */
-async function forwarder(target: string): Promise<net.Server> {
-  const { hostname, port } = new URL(target);
-  const server = net.createServer(socket => {
-    const upstream = net.connect(Number(port), hostname);
-    socket.pipe(upstream).pipe(socket);
-    socket.on('error', () => upstream.destroy());
-    upstream.on('error', () => socket.destroy());
-  });
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
-  return server;
-}
-
 describe('two backend replicas on one PostgreSQL', () => {
-  const forwarders: net.Server[] = [];
+  const aliases: ServerAlias[] = [];
   let cp: ControlPlane;
   let postgres: LocalPostgres;
   let admin: AdminClient;
@@ -248,7 +232,7 @@ describe('two backend replicas on one PostgreSQL', () => {
 
   afterAll(async () => {
     await Promise.allSettled(replicas.map(r => r.backend.stop()));
-    for (const f of forwarders) f.close();
+    await Promise.all(aliases.map(a => a.close()));
     // a stopped scheduler releases its task in the database: then PostgreSQL may go
     await new Promise(r => setTimeout(r, 1000));
     await postgres?.stop();
@@ -257,18 +241,13 @@ describe('two backend replicas on one PostgreSQL', () => {
   });
 
   it('registers 100 clusters posted to both replicas once each: one Secret, one merged file, no duplicate pull request', async () => {
-    const workload = cp.cluster('workload-a');
-    const kubeconfig = workload.kubeconfig;
-    // each cluster at an address of its own, all reaching workload-a
+    // each cluster at an address of its own, all reaching workload-a: one registration per API
+    // server (issue 23.1)
     const kubeconfigs = new Map<string, string>();
     for (const name of names) {
-      const f = await forwarder(workload.server);
-      forwarders.push(f);
-      const { port } = f.address() as net.AddressInfo;
-      kubeconfigs.set(
-        name,
-        withServer(kubeconfig, `https://127.0.0.1:${port}`),
-      );
+      const alias = await serverAlias(cp, 'workload-a');
+      aliases.push(alias);
+      kubeconfigs.set(name, alias.kubeconfig);
     }
     const started = Date.now();
     for (let i = 0; i < names.length; i += 20) {
@@ -359,7 +338,9 @@ describe('two backend replicas on one PostgreSQL', () => {
     expect(await snapshot()).toEqual(before);
 
     // no replica logged the kubeconfig's key
-    const key = /client-key-data: (\S+)/.exec(kubeconfig)![1];
+    const key = /client-key-data: (\S+)/.exec(
+      cp.cluster('workload-a').kubeconfig,
+    )![1];
     for (const replica of replicas) {
       expect(replica.logger.text()).not.toContain(key);
     }

@@ -9,20 +9,19 @@ import {
 } from '@backstage/backend-test-utils';
 import {
   eventually,
+  serverAlias,
   startControlPlane,
   KubeClient as AdminClient,
   type ControlPlane,
 } from '@internal/devenv';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
 import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
 import { captureLogger } from '../gitops/__testUtils__/captureLogger';
-import { withServer } from '../kube/__testUtils__/workload';
 import { infraredPlugin } from '../plugin';
 
 jest.setTimeout(240_000);
@@ -151,9 +150,9 @@ describe('one installation per management cluster', () => {
     a = await startBackend('it-a', 'a');
   });
 
-  const afterAllClose: Array<() => void> = [];
+  const afterAllClose: Array<() => Promise<void>> = [];
   afterAll(async () => {
-    for (const close of afterAllClose) close();
+    for (const close of afterAllClose) await close();
     for (const s of started) await s.stop().catch(() => undefined);
     await cp?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -285,25 +284,14 @@ describe('one installation per management cluster', () => {
       'took it over from installation "it-a", whose Lease expired',
     );
     // it writes and reconciles now: the first installation's Cluster is published to its repository
-    // (edge-after through a loopback forwarder: the first Cluster keeps the server, issue 23.1)
-    const target = new URL(cp.cluster('management').server);
-    const forwarder = net.createServer(socket => {
-      const upstream = net.connect(Number(target.port), target.hostname);
-      socket.pipe(upstream).pipe(socket);
-      socket.on('error', () => upstream.destroy());
-      upstream.on('error', () => socket.destroy());
-    });
-    await new Promise<void>(r => forwarder.listen(0, '127.0.0.1', r));
-    afterAllClose.push(() => forwarder.close());
-    const { port } = forwarder.address() as net.AddressInfo;
+    // (edge-after at an address of its own: the first Cluster keeps the server, issue 23.1)
+    const alias = await serverAlias(cp, 'management');
+    afterAllClose.push(() => alias.close());
     expect(
       (
         await send(b, 'post', '/v1/clusters', {
           name: 'edge-after',
-          kubeconfig: withServer(
-            workloadKubeconfig(),
-            `https://127.0.0.1:${port}`,
-          ),
+          kubeconfig: alias.kubeconfig,
         })
       ).status,
     ).toBe(201);

@@ -1,6 +1,10 @@
 import http from 'node:http';
 import net from 'node:net';
-import { getTestControlPlane } from '@internal/devenv';
+import {
+  getTestControlPlane,
+  serverAlias,
+  type ServerAlias,
+} from '@internal/devenv';
 import {
   argoConnectionFor,
   inspectKubeconfig,
@@ -180,23 +184,13 @@ describe('KubeClusterProber: the connection of the Argo CD Secret', () => {
 
   describe('spec.server at an address the certificate does not name', () => {
     // A TCP relay on 127.0.0.2: the serving certificate names 127.0.0.1 and localhost only.
-    let forwarder: net.Server;
+    let alias: ServerAlias;
     let specServer: string;
-    const sockets = new Set<net.Socket>();
     beforeAll(async () => {
-      forwarder = await listen(
-        net.createServer(c => {
-          sockets.add(c);
-          sockets.add(relay(c, apiPort, () => undefined));
-        }),
-        '127.0.0.2',
-      );
-      specServer = `https://127.0.0.2:${portOf(forwarder)}`;
+      alias = await serverAlias(cp, 'workload-a', { host: '127.0.0.2' });
+      specServer = alias.server;
     });
-    afterAll(() => {
-      sockets.forEach(c => c.destroy());
-      return new Promise(r => forwarder.close(r));
-    });
+    afterAll(() => alias?.close());
 
     it('is CertificateNotTrusted: the certificate is checked against spec.server', async () => {
       const result = await probe(argoTarget(workload.kubeconfig, specServer));
