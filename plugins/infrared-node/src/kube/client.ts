@@ -205,10 +205,12 @@ export class KubeClient {
   async getLight<T = any>(
     path: string,
     signal: AbortSignal = AbortSignal.timeout(this.timeoutMs),
+    options: { accept?: string; maxBytes?: number } = {},
   ): Promise<T> {
     const context = await this.authorizedContext('GET', path);
+    if (options.accept) context.setHeaderParam('Accept', options.accept);
     this.counter.count('GET');
-    return lightGet<T>(context, signal);
+    return lightGet<T>(context, signal, options.maxBytes);
   }
 
   private async authorizedContext(method: string, path: string) {

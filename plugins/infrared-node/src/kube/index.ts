@@ -12,4 +12,5 @@ export * from './provisioning';
 export * from './connection';
 export * from './management';
 export * from './informers';
+export * from './pagedList';
 export * from './argoClient';

@@ -13,6 +13,7 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import type { KubeClient } from './client';
 import { plainSecret } from './meta';
+import { listAllPages } from './pagedList';
 
 /** Restarts after a failed LIST or watch wait this long, then longer, up to the last. */
 const RESTART_BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
@@ -126,6 +127,18 @@ export class WatchedCache<T extends KubernetesObject, V> {
   }
 }
 
+/** The informer's LIST, page by page: one answer never holds the whole collection. */
+async function listForInformer<T extends KubernetesObject>(
+  client: KubeClient,
+  path: string,
+): Promise<KubernetesListObject<T>> {
+  const list = await listAllPages<T>(client, path);
+  return {
+    metadata: { resourceVersion: list.resourceVersion },
+    items: list.items,
+  };
+}
+
 /**
  * Every Cluster on the management cluster, kept current by a watch.
  *
@@ -135,15 +148,11 @@ export function watchClusters(
   client: KubeClient,
   options?: WatchedCacheOptions,
 ): WatchedCache<KubernetesObject, ClusterResource> {
-  const target = {
-    group: INFRARED_GROUP,
-    version: INFRARED_VERSION,
-    plural: CLUSTER_PLURAL,
-  };
+  const path = `/apis/${INFRARED_GROUP}/${INFRARED_VERSION}/${CLUSTER_PLURAL}`;
   return new WatchedCache<KubernetesObject, ClusterResource>(
     client,
-    `/apis/${INFRARED_GROUP}/${INFRARED_VERSION}/${CLUSTER_PLURAL}`,
-    () => client.custom.listClusterCustomObject(target),
+    path,
+    () => listForInformer<KubernetesObject>(client, path),
     o => o as unknown as ClusterResource,
     options,
   );
@@ -159,10 +168,11 @@ export function watchSecrets(
   namespace: string,
   options?: WatchedCacheOptions,
 ): WatchedCache<V1Secret, SecretObject> {
+  const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`;
   return new WatchedCache<V1Secret, SecretObject>(
     client,
-    `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`,
-    () => client.core.listNamespacedSecret({ namespace }),
+    path,
+    () => listForInformer<V1Secret>(client, path),
     plainSecret,
     options,
   );

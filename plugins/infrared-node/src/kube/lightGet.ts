@@ -14,8 +14,20 @@ export class LightGetStatusError extends Error {
   }
 }
 
-/** At most this much of an answer is read: a probe's answers are a few kB. */
-const MAX_ANSWER_BYTES = 4 * 2 ** 20;
+/**
+ * An answer larger than the reader's bound: the caller asks again for less (a smaller LIST page).
+ */
+export class LightGetTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`the answer is too large (over ${limitBytes} bytes)`);
+  }
+}
+
+/**
+ * At most this much of one answer is read. A LIST reads pages (`listAllPages`), which ask for a
+ * smaller page when one is larger than this, so growth never turns into a failed read.
+ */
+export const MAX_ANSWER_BYTES = 4 * 2 ** 20;
 
 /**
  * Sends the GET a client-node RequestContext describes (URL, headers, agent: the credentials and the
@@ -26,6 +38,7 @@ const MAX_ANSWER_BYTES = 4 * 2 ** 20;
 export function lightGet<T>(
   context: RequestContext,
   signal: AbortSignal,
+  maxBytes = MAX_ANSWER_BYTES,
 ): Promise<T> {
   const url = new URL(context.getUrl());
   const transport = url.protocol === 'http:' ? http : https;
@@ -43,8 +56,8 @@ export function lightGet<T>(
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
-            response.destroy(new Error('the answer is too large'));
+          if (size > maxBytes) {
+            response.destroy(new LightGetTooLargeError(maxBytes));
             return;
           }
           chunks.push(chunk);

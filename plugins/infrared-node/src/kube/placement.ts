@@ -12,6 +12,7 @@ import {
 import { KubeClient } from './client';
 import type { RequestCounter } from './counter';
 import { isNotFound, kubeCall as call, orUndefined } from './errors';
+import { listAllPages } from './pagedList';
 
 const infrared = (plural: string) => ({
   group: INFRARED_GROUP,
@@ -136,32 +137,20 @@ export class KubePlacementApi implements PlacementKubeApi {
     namespace?: string,
     labelSelector?: string,
   ): Promise<T[]> {
+    const base = `/apis/${kind.group}/${kind.version}`;
+    const path = namespace
+      ? `${base}/namespaces/${encodeURIComponent(namespace)}/${kind.plural}`
+      : `${base}/${kind.plural}`;
     return orEmpty(
       call(`LIST ${what}${namespace ? ` in ${namespace}` : ''}`, async () => {
-        const list = namespace
-          ? await this.kube.custom.listNamespacedCustomObject({
-              ...kind,
-              namespace,
-              labelSelector,
-            })
-          : await this.kube.custom.listCustomObjectForAllNamespaces({
-              ...kind,
-              labelSelector,
-            });
-        return ((list as any)?.items ?? []) as T[];
+        const list = await listAllPages<T>(this.kube, path, { labelSelector });
+        return list.items;
       }),
     );
   }
 
   async listOrganizations(): Promise<OrganizationResource[]> {
-    return orEmpty(
-      call('LIST organizations', async () => {
-        const list = await this.kube.custom.listClusterCustomObject(
-          ORGANIZATIONS,
-        );
-        return ((list as any)?.items ?? []) as OrganizationResource[];
-      }),
-    );
+    return this.list<OrganizationResource>('organizations', ORGANIZATIONS);
   }
 
   getOrganization(name: string): Promise<OrganizationResource | undefined> {

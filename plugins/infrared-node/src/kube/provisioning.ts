@@ -12,6 +12,7 @@ import type { ObservedJob, ObservedPod, TofuJob } from '../provisioning';
 import { KubeClient } from './client';
 import type { RequestCounter } from './counter';
 import { isNotFound, kubeCall as call } from './errors';
+import { listAllPages } from './pagedList';
 
 /**
  * A namespaced object provisioning makes besides Jobs: a Cluster's ServiceAccount, Role and
@@ -114,21 +115,25 @@ export class KubeProvisioningApi implements ProvisioningKubeApi {
 
   listJobs(namespace: string, labelSelector: string): Promise<ObservedJob[]> {
     return call(`LIST jobs in ${namespace}`, async () => {
-      const list = await this.kube.batch.listNamespacedJob({
-        namespace,
-        labelSelector,
-      });
-      return list.items.map(j => JSON.parse(JSON.stringify(j)) as ObservedJob);
+      const ns = encodeURIComponent(namespace);
+      const list = await listAllPages<ObservedJob>(
+        this.kube,
+        `/apis/batch/v1/namespaces/${ns}/jobs`,
+        { labelSelector },
+      );
+      return list.items;
     });
   }
 
   listPods(namespace: string, labelSelector: string): Promise<ObservedPod[]> {
     return call(`LIST pods in ${namespace}`, async () => {
-      const list = await this.kube.core.listNamespacedPod({
-        namespace,
-        labelSelector,
-      });
-      return list.items.map(p => JSON.parse(JSON.stringify(p)) as ObservedPod);
+      const ns = encodeURIComponent(namespace);
+      const list = await listAllPages<ObservedPod>(
+        this.kube,
+        `/api/v1/namespaces/${ns}/pods`,
+        { labelSelector },
+      );
+      return list.items;
     });
   }
 

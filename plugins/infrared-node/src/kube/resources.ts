@@ -12,6 +12,7 @@ import {
 import { KubeClient } from './client';
 import { kubeCall as call, orUndefined } from './errors';
 import { plainSecret } from './meta';
+import { listAllPages } from './pagedList';
 import type { ClusterApi, ManagementApi, SecretApi } from './types';
 
 const CLUSTER = {
@@ -33,11 +34,12 @@ export class KubeClusterApi implements ClusterApi {
 
   async list(): Promise<ClusterResource[]> {
     const list = await call('LIST clusters', () =>
-      this.kube.getLight<{ items: unknown[] }>(
+      listAllPages<ClusterResource>(
+        this.kube,
         `/apis/${CLUSTER.group}/${CLUSTER.version}/${CLUSTER.plural}`,
       ),
     );
-    return (list?.items ?? []) as ClusterResource[];
+    return list.items;
   }
 
   get(name: string): Promise<ClusterResource | undefined> {
@@ -130,14 +132,13 @@ export class KubeSecretApi implements SecretApi {
   }
 
   list(namespace: string, labelSelector?: string): Promise<SecretObject[]> {
-    const query = labelSelector
-      ? `?${new URLSearchParams({ labelSelector })}`
-      : '';
     return call(`LIST secrets in ${namespace}`, async () => {
       // plain JSON: a steady pass lists every kubeconfig and Argo CD Secret, and client-node's
       // model deserializer cost more than the request
-      const list = await this.kube.getLight<{ items: V1Secret[] }>(
-        `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets${query}`,
+      const list = await listAllPages<V1Secret>(
+        this.kube,
+        `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`,
+        { labelSelector },
       );
       return list.items.map(plainSecret);
     });

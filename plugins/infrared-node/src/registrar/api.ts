@@ -3,6 +3,7 @@ import { KubeClient } from '../kube/client';
 import { RequestCounter } from '../kube/counter';
 import { kubeCall, orUndefined } from '../kube/errors';
 import { plainMeta, plainSecret } from '../kube/meta';
+import { PARTIAL_METADATA_LIST_ACCEPT } from '../kube/pagedList';
 import type { NamespaceObject, RegistrarSecret } from './types';
 
 /**
@@ -88,14 +89,6 @@ function plainNamespace(n: V1Namespace): NamespaceObject {
     },
   };
 }
-
-/**
- * The Accept header asking a LIST for PartialObjectMetadataList (metadata only, no data).
- *
- * @public
- */
-export const PARTIAL_METADATA_LIST_ACCEPT =
-  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 
 /**
  * RegistrarApi over `@kubernetes/client-node`, through the shared KubeClient (bounded in time).

@@ -26,16 +26,14 @@ export {
 } from './options';
 export { planRegistrarPass, desiredClusterSecret } from './plan';
 export {
+  childOutcomes,
   runRegistrarPass,
   SOURCE_SECRET_FIELD_SELECTOR,
   type RegistrarPassReport,
+  type RegistrarWriteResult,
   type RunRegistrarPassDeps,
 } from './executor';
-export {
-  KubeRegistrarApi,
-  PARTIAL_METADATA_LIST_ACCEPT,
-  type RegistrarApi,
-} from './api';
+export { KubeRegistrarApi, type RegistrarApi } from './api';
 export { RegistrarWatcher, type RegistrarWatcherOptions } from './watch';
 export {
   LeaseElector,
