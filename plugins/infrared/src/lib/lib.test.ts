@@ -114,6 +114,11 @@ describe('changeSummary', () => {
     ).toEqual({
       pullRequest: { label: 'pull request #2', href: undefined },
       commit: { short: 'abcdef0', full: 'abcdef0123' },
+      // issue 23.4: where the local repository lives and how to read the change there
+      local: {
+        path: '/data/gitops.git',
+        command: 'git -C /data/gitops.git show abcdef0123',
+      },
     });
     expect(changeSummary({ url: 'file:///data/gitops.git' })).toBeUndefined();
     expect(changeSummary({ url: 'https://git.example/c/1' })).toEqual({

@@ -1,13 +1,44 @@
 import type { CSSProperties } from 'react';
 import Link from '@material-ui/core/Link';
+import Typography from '@material-ui/core/Typography';
+import { CopyTextButton } from '@backstage/core-components';
 import type { PullRequestRef } from '@infrared-clusters/plugin-infrared-common';
 import { changeSummary } from '../../lib/changeSummary';
 
 const NOWRAP: CSSProperties = { whiteSpace: 'nowrap' };
 
+const BREAK: CSSProperties = { overflowWrap: 'anywhere' };
+
+/** Where a local repository lives, and the git command that shows the change there. */
+const LocalRepository = ({
+  local,
+}: {
+  local: { path: string; command?: string };
+}) => (
+  <Typography
+    variant="body2"
+    component="span"
+    display="block"
+    data-testid="change-local"
+  >
+    in the local repository <code style={BREAK}>{local.path}</code>
+    {local.command && (
+      <>
+        ; read it with <code style={BREAK}>{local.command}</code>
+        <CopyTextButton
+          text={local.command}
+          tooltipText="Copied"
+          aria-label="Copy the git command"
+        />
+      </>
+    )}
+  </Typography>
+);
+
 /**
  * The gitops change as a user can act on it: `pull request #7` (a link when it is on the web),
- * `commit 0123abc on main`, and whether it still waits to be merged. Never a local file path.
+ * `commit 0123abc on main`, and whether it still waits to be merged. For a local repository (no
+ * web page), where it lives and how to read the change: `git -C <path> show <commit>`.
  */
 export const ChangeFact = ({
   pullRequest,
@@ -23,7 +54,7 @@ export const ChangeFact = ({
       </Link>
     );
   }
-  const { pullRequest: pr, commit, branch, merged } = change;
+  const { pullRequest: pr, commit, branch, merged, local } = change;
   return (
     <span data-testid="change-fact">
       {pr &&
@@ -52,6 +83,7 @@ export const ChangeFact = ({
         </span>
       )}
       {merged === false && ' (not merged yet)'}
+      {local && <LocalRepository local={local} />}
     </span>
   );
 };
