@@ -21,6 +21,7 @@ import { Loading, LoadError, NoClusters, NoMatches } from '../ClustersStates';
 import { RegisterClusterButton } from '../RegisterCluster/RegisterClusterButton';
 import { InstallationNotice } from './InstallationNotice';
 import { useSelectedCluster } from '../../hooks/useSelectedCluster';
+import { useRegisterRequest } from './useRegisterRequest';
 
 // The form and the kubeconfig checks (yaml, zod) load when the dialog opens, not with the table.
 const RegisterClusterDialog = lazy(() =>
@@ -50,7 +51,9 @@ const ClustersContent = ({
   const [text, setText] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const { selected, select: setSelected } = useSelectedCluster();
-  const [registering, setRegistering] = useState(false);
+  // `?register=<name>` (the placement card's "Register it") opens the form with the name filled in.
+  const request = useRegisterRequest();
+  const [registering, setRegistering] = useState(request.name !== undefined);
 
   const all = list.clusters;
   const shown = useMemo(
@@ -176,10 +179,14 @@ const ClustersContent = ({
         allowlist={permissions.allowlist}
         onAllowedChange={placement.setAllowed}
       />
-      {registering && (
+      {registering && permissions.register.allowed && (
         <Suspense fallback={null}>
           <RegisterClusterDialog
-            onClose={() => setRegistering(false)}
+            initialName={request.name}
+            onClose={() => {
+              setRegistering(false);
+              request.clear();
+            }}
             onRegistered={() => refresh()}
             pollIntervalMs={pollIntervalMs}
           />

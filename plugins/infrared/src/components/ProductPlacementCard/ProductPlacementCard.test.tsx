@@ -8,6 +8,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { infraredApiRef } from '../../api';
+import { rootRouteRef } from '../../routes';
 import { setUpFakeApi } from '../../__testUtils__/fakeApi';
 import { ProductPlacementCard } from './ProductPlacementCard';
 
@@ -27,7 +28,10 @@ const entity = (annotation?: string) => ({
   spec: { type: 'service', owner: 'team-a', lifecycle: 'production' },
 });
 
-function render(annotation = 'ir-org-acme/checkout') {
+function render(
+  annotation = 'ir-org-acme/checkout',
+  mountedRoutes?: Record<string, typeof rootRouteRef>,
+) {
   const client = new InfraredApiClient({
     discoveryApi: mockApis.discovery({ baseUrl: 'http://backstage.test' }),
     fetchApi: { fetch: (...args) => globalThis.fetch(...args) },
@@ -36,7 +40,7 @@ function render(annotation = 'ir-org-acme/checkout') {
     <EntityProvider entity={entity(annotation)}>
       <ProductPlacementCard />
     </EntityProvider>,
-    { apis: [[infraredApiRef, client]] },
+    { apis: [[infraredApiRef, client]], mountedRoutes },
   );
 }
 
@@ -121,9 +125,9 @@ describe('Product zone-placement card', () => {
     });
     await render();
     await screen.findByTestId('zone-row-checkout-prod');
-    expect(
-      screen.getByText(/org acme, clusters allowed: edge-2/),
-    ).toBeInTheDocument();
+    expect(screen.getByTestId('placement-subheader')).toHaveTextContent(
+      'Product ir-org-acme/checkout · org acme, clusters allowed: edge-2',
+    );
     expect(
       screen.getByRole('columnheader', { name: 'Release v1.0.0' }),
     ).toHaveAttribute('title', 'checkout-v1');
@@ -140,7 +144,7 @@ describe('Product zone-placement card', () => {
     ).toBeInTheDocument();
 
     const p = row('checkout-prod');
-    expect(p.getByText('edge-demo')).toBeInTheDocument();
+    expect(p.getAllByText('edge-demo')[0]).toBeInTheDocument();
     expect(
       p.getByLabelText('Decision for checkout-prod: Fails (NotOnAllowlist)'),
     ).toBeInTheDocument();
@@ -150,9 +154,9 @@ describe('Product zone-placement card', () => {
     expect(screen.getByTestId('zone-row-checkout-prod')).toHaveTextContent(
       prod.applicationPath,
     );
-    expect(
-      p.getByText(/→ cluster edge-demo, namespace checkout-prod/),
-    ).toBeInTheDocument();
+    expect(p.getByTestId('destination-checkout-prod')).toHaveTextContent(
+      '→ cluster edge-demo, namespace checkout-prod',
+    );
     expect(p.getByTestId('application-path-checkout-prod')).toHaveAttribute(
       'title',
       'Application product-checkout-prod → cluster edge-demo, namespace checkout-prod, AppProject products',
@@ -233,6 +237,20 @@ describe('Product zone-placement card', () => {
       { ...prod, decision: 'Promotes', reason: 'Registered', message: 'ok' },
     ]);
     await userEvent.click(button);
+    // a one-click allow asks first, naming the org and the cluster; Cancel sends nothing
+    let dialog = within(await screen.findByRole('dialog'));
+    expect(
+      dialog.getByText('Allow org acme to use cluster edge-demo?'),
+    ).toBeInTheDocument();
+    expect(dialog.getByText(/applies at once.*audited/)).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(state.requests.filter(r => r.path.includes('allowlist'))).toEqual(
+      [],
+    );
+    await userEvent.click(button);
+    dialog = within(await screen.findByRole('dialog'));
+    await userEvent.click(dialog.getByRole('button', { name: 'Allow acme' }));
     await waitFor(() =>
       expect(
         row('checkout-prod').getByTestId('decision-checkout-prod'),
@@ -394,6 +412,108 @@ describe('Product zone-placement card', () => {
         ),
       ).toBeInTheDocument();
     });
+  });
+
+  it('offers "Register it" for a cluster Infrared does not know, never allowing it with no next step', async () => {
+    state.placements['ir-org-acme/checkout'] = placement([
+      rc,
+      { ...prod, clusterKnown: false },
+    ]);
+    await render();
+    const p = within(await screen.findByTestId('zone-row-checkout-prod'));
+    expect(p.getByTestId('register-checkout-prod')).toHaveTextContent(
+      'Cluster edge-demo is not registered yet. Register it on the Clusters page (platform admins), then allow org acme to use it.',
+    );
+    expect(p.getByRole('link', { name: 'Register it' })).toHaveAttribute(
+      'href',
+      '/clusters?register=edge-demo',
+    );
+    expect(p.queryByRole('button', { name: /^Allow/ })).toBeNull();
+    // an unknown cluster has no panel to link to
+    expect(p.queryByTestId('cluster-link-edge-demo')).toBeNull();
+  });
+
+  it('also offers "Register it" once the unknown cluster is on the allowlist (UnknownCluster)', async () => {
+    state.placements['ir-org-acme/checkout'] = placement([
+      {
+        ...prod,
+        reason: 'UnknownCluster',
+        message:
+          'cluster edge-demo is not a Cluster Infrared knows: register it first',
+        clusterKnown: false,
+      },
+    ]);
+    await render();
+    const p = within(await screen.findByTestId('zone-row-checkout-prod'));
+    expect(p.getByTestId('register-checkout-prod')).toHaveTextContent(
+      'Cluster edge-demo is not registered yet. Register it on the Clusters page (platform admins).',
+    );
+  });
+
+  it("links each cluster it names to its panel, through the plugin's route ref", async () => {
+    state.placements['ir-org-acme/checkout'] = placement([rc, prod], {
+      setZoneCluster: false,
+    });
+    await render(undefined, { '/infra/clusters': rootRouteRef });
+    const p = within(await screen.findByTestId('zone-row-checkout-prod'));
+    const panel = (name: string) => `/infra/clusters/${name}`;
+    for (const link of p.getAllByRole('link', { name: 'edge-demo' })) {
+      expect(link).toHaveAttribute('href', panel('edge-demo'));
+    }
+    expect(p.getAllByRole('link', { name: 'edge-demo' })).toHaveLength(2);
+    expect(
+      row('checkout-rc').getByRole('link', { name: 'infrared-mgmt' }),
+    ).toHaveAttribute('href', panel('infrared-mgmt'));
+    expect(
+      within(screen.getByTestId('placement-subheader')).getByRole('link', {
+        name: 'edge-2',
+      }),
+    ).toHaveAttribute('href', panel('edge-2'));
+  });
+
+  it('links the cluster under its select for an org admin', async () => {
+    state.placements['ir-org-acme/checkout'] = placement([prod]);
+    await render();
+    const p = within(await screen.findByTestId('zone-row-checkout-prod'));
+    expect(p.getByLabelText('Cluster of checkout-prod')).toBeInTheDocument();
+    expect(p.getAllByRole('link', { name: 'edge-demo' })[0]).toHaveAttribute(
+      'href',
+      '/clusters/edge-demo',
+    );
+  });
+
+  it('explains each Release phase in words: what it waits for and who acts next', async () => {
+    const phases: ZonePlacementView['release'][] = [
+      { name: 'checkout-v1', phase: 'Pending', reason: 'WaitingForZone' },
+      { name: 'checkout-v1', phase: 'AwaitingApproval' },
+      { name: 'checkout-v1', phase: 'Promoting', reason: 'PullRequestOpen' },
+      { name: 'checkout-v1', phase: 'Syncing', reason: 'WaitingForArgoCD' },
+      { name: 'checkout-v1', phase: 'Healthy' },
+      { name: 'checkout-v1', phase: 'Failed', reason: 'NotOnAllowlist' },
+    ];
+    state.placements['ir-org-acme/checkout'] = placement(
+      phases.map((release, i) => ({ ...prod, name: `z${i}`, release })),
+    );
+    await render();
+    await screen.findByTestId('zone-row-z0');
+    const words = phases.map(
+      (_r, i) => screen.getByTestId(`phase-words-z${i}`).textContent,
+    );
+    expect(words).toEqual([
+      'Waits for the zone before it to be Healthy (zones go in order). Next: the release gate, by itself, once that zone is Healthy.',
+      expect.stringMatching(
+        /^Waits for a human approval.*Next: an org admin of the Product's org or a platform admin clicks Approve/,
+      ),
+      expect.stringMatching(
+        /^Waits for its gitops change .* to be merged\. Next: a reviewer merges the pull request/,
+      ),
+      expect.stringMatching(/^Waits for Argo CD to sync .* Next: Argo CD/),
+      expect.stringMatching(/^Waits for nothing: Argo CD reports .*Healthy/),
+      expect.stringMatching(/^Waits for nothing: the release gate stopped/),
+    ]);
+    expect(screen.getByTestId('release-phase-words')).toHaveTextContent(
+      "Release v1.0.0 is Promoting: it waits for each zone, in order, to become Healthy. Next: the release gate, zone by zone; each zone's phase says who acts there.",
+    );
   });
 
   it('says what is wrong with the annotation', async () => {

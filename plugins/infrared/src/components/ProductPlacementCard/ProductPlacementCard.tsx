@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import Button from '@material-ui/core/Button';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';
@@ -10,6 +9,7 @@ import Alert from '@material-ui/lab/Alert';
 import { InfoCard, Progress } from '@backstage/core-components';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import {
+  explainReleasePhase,
   parseProductRef,
   PRODUCT_ANNOTATION,
   type ArgoDestination,
@@ -18,9 +18,14 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import { useProductPlacement } from '../../hooks/useProductPlacement';
 import { BreakableText } from '../BreakableText';
-import { DecisionChip } from './DecisionChip';
-import { ZoneApproval } from './ZoneApproval';
+import {
+  useClusterLinks,
+  type ClusterLinks,
+} from '../../hooks/useClusterLinks';
+import { ClusterLink } from './ClusterLink';
 import { ZoneClusterSelect } from './ZoneClusterSelect';
+import { ZoneDecision } from './ZoneDecision';
+import { ZoneRelease } from './ZoneRelease';
 
 const TITLE = 'Zone placement';
 // The theme lets table cells break anywhere: words wrap between words here, paths after a /.
@@ -33,50 +38,56 @@ function destinationText(d: ArgoDestination): string {
   return `${where}, namespace ${d.namespace}`;
 }
 
-function destinationYaml(d: ArgoDestination): string {
-  const lines = Object.entries(d)
-    .filter(([, v]) => v)
-    .map(([k, v], i) => `${i ? '  ' : '- '}${k}: ${v}`);
-  return lines.join('\n');
-}
-
 interface ZoneRowProps {
   zone: ZonePlacementView;
   placement: ProductPlacementView;
+  links: ClusterLinks;
   onSetCluster: (zone: string, cluster: string) => Promise<void>;
   onAllow: (org: string, cluster: string) => Promise<void>;
   onApprove: (release: string, zone: string) => Promise<void>;
   onError: (message: string | undefined) => void;
 }
 
-const ZoneRow = ({
+/** The zone's cluster: its select (org admins) or its name, linked to its panel when it is known. */
+const ZoneCluster = ({
   zone,
   placement,
+  links,
   onSetCluster,
-  onAllow,
-  onApprove,
   onError,
-}: ZoneRowProps) => {
-  const [allowing, setAllowing] = useState(false);
-  const org = placement.org?.name;
-  const canAllow =
-    placement.can.updateAllowlist && org && zone.reason === 'NotOnAllowlist';
-  const allow = async () => {
-    setAllowing(true);
-    onError(undefined);
-    try {
-      await onAllow(org!, zone.cluster);
-    } catch (e) {
-      onError(
-        `Could not allow ${org} to use ${zone.cluster}: ${
-          (e as Error).message
-        }`,
-      );
-    } finally {
-      setAllowing(false);
-    }
-  };
-  const phase = zone.release?.phase;
+}: Omit<ZoneRowProps, 'onAllow' | 'onApprove'>) => {
+  const known = zone.clusterKnown !== false;
+  if (!placement.can.setZoneCluster) {
+    return (
+      <Typography variant="body2" style={TOKEN}>
+        {known ? (
+          <ClusterLink name={zone.cluster} links={links} />
+        ) : (
+          zone.cluster
+        )}
+      </Typography>
+    );
+  }
+  return (
+    <>
+      <ZoneClusterSelect
+        zone={zone}
+        managementCluster={placement.managementCluster}
+        onChange={onSetCluster}
+        onError={onError}
+      />
+      {known && (
+        <Typography variant="caption" component="p" style={TOKEN}>
+          Panel: <ClusterLink name={zone.cluster} links={links} />
+        </Typography>
+      )}
+    </>
+  );
+};
+
+const ZoneRow = (props: ZoneRowProps) => {
+  const { zone, placement, links } = props;
+  const d = zone.destination;
   return (
     <TableRow data-testid={`zone-row-${zone.name}`}>
       <TableCell style={TEXT}>
@@ -92,85 +103,94 @@ const ZoneRow = ({
           style={{ ...CODE, marginTop: 4 }}
           data-testid={`application-path-${zone.name}`}
           title={`Application ${zone.applicationName} → ${destinationText(
-            zone.destination,
+            d,
           )}, AppProject ${zone.project}`}
         >
           <BreakableText text={zone.applicationPath} />
         </Typography>
-        <Typography variant="caption" color="textSecondary" style={TEXT}>
-          → {destinationText(zone.destination)}
+        <Typography
+          variant="caption"
+          color="textSecondary"
+          style={TEXT}
+          data-testid={`destination-${zone.name}`}
+        >
+          →{' '}
+          {d.name && zone.clusterKnown !== false ? (
+            <>
+              cluster <ClusterLink name={d.name} links={links} />
+            </>
+          ) : (
+            destinationText(d).replace(/, namespace .*$/, '')
+          )}
+          , namespace {d.namespace}
         </Typography>
       </TableCell>
       <TableCell>
-        {placement.can.setZoneCluster ? (
-          <ZoneClusterSelect
-            zone={zone}
-            managementCluster={placement.managementCluster}
-            onChange={onSetCluster}
-            onError={onError}
-          />
-        ) : (
-          <Typography variant="body2">{zone.cluster}</Typography>
-        )}
+        <ZoneCluster {...props} />
       </TableCell>
       <TableCell style={{ ...TEXT, minWidth: 170 }}>
-        <DecisionChip
-          zone={zone.name}
-          decision={zone.decision}
-          reason={zone.reason}
+        <ZoneDecision
+          zone={zone}
+          placement={placement}
+          links={links}
+          onAllow={props.onAllow}
+          onError={props.onError}
         />
-        <Typography variant="body2" style={{ marginTop: 4 }}>
-          {zone.message}
-        </Typography>
-        {zone.missingDestination && (
-          <>
-            <Typography variant="caption" color="textSecondary">
-              Fix: add this destination to AppProject {zone.project} (namespace
-              argocd), under spec.destinations:
-            </Typography>
-            <pre style={{ margin: '4px 0', ...CODE }}>
-              {destinationYaml(zone.missingDestination)}
-            </pre>
-          </>
-        )}
-        {canAllow && (
-          <Button
-            size="small"
-            variant="outlined"
-            color="primary"
-            disabled={allowing}
-            onClick={allow}
-          >
-            Allow {org} to use {zone.cluster}
-          </Button>
-        )}
       </TableCell>
       <TableCell style={TEXT}>
-        {zone.release ? (
-          <>
-            <Typography variant="body2" title={zone.release.message}>
-              {phase ?? 'not reached yet'}
-            </Typography>
-            {zone.release.reason && (
-              <Typography variant="caption" color="textSecondary">
-                {zone.release.reason}
-              </Typography>
-            )}
-            <ZoneApproval
-              zone={zone}
-              mayApprove={placement.can.approveZones}
-              org={placement.org?.name}
-              onApprove={onApprove}
-              onError={onError}
-            />
-          </>
-        ) : (
-          <Typography variant="body2" color="textSecondary">
-            —
-          </Typography>
-        )}
+        <ZoneRelease
+          zone={zone}
+          placement={placement}
+          onApprove={props.onApprove}
+          onError={props.onError}
+        />
       </TableCell>
     </TableRow>
+  );
+};
+
+/** The card's subheader: the Product, its org and the clusters the org may use, each linked. */
+const Subheader = ({
+  placement,
+  links,
+}: {
+  placement: ProductPlacementView;
+  links: ClusterLinks;
+}) => (
+  <span data-testid="placement-subheader">
+    Product {placement.namespace}/{placement.name} ·{' '}
+    {placement.org ? (
+      <>
+        org {placement.org.name}, clusters allowed:{' '}
+        {placement.allowedClusters.length
+          ? placement.allowedClusters.map((c, i) => (
+              <span key={c}>
+                {i ? ', ' : ''}
+                <ClusterLink name={c} links={links} />
+              </span>
+            ))
+          : 'none'}
+      </>
+    ) : (
+      'no Organization holds its namespace'
+    )}
+  </span>
+);
+
+/** The latest Release's own phase, in words (-common's explainReleasePhase). */
+const ReleaseWords = ({ placement }: { placement: ProductPlacementView }) => {
+  const release = placement.latestRelease;
+  if (!release?.phase) return null;
+  const words = explainReleasePhase(release.phase);
+  return (
+    <Typography
+      variant="body2"
+      style={{ marginTop: 8, ...TEXT }}
+      data-testid="release-phase-words"
+    >
+      Release {release.version ?? release.name} is {release.phase}: it waits for{' '}
+      {words.waitsFor}. Next: {words.next}.
+    </Typography>
   );
 };
 
@@ -185,6 +205,7 @@ export const ProductPlacement = ({
   const state = useProductPlacement(namespace, name);
   const [actionError, setActionError] = useState<string>();
   const { placement, error } = state;
+  const links = useClusterLinks();
 
   if (!placement) {
     return (
@@ -201,16 +222,11 @@ export const ProductPlacement = ({
     );
   }
   const release = placement.latestRelease;
-  const subheader = [
-    `Product ${placement.namespace}/${placement.name}`,
-    placement.org
-      ? `org ${placement.org.name}, clusters allowed: ${
-          placement.allowedClusters.join(', ') || 'none'
-        }`
-      : 'no Organization holds its namespace',
-  ].join(' · ');
   return (
-    <InfoCard title={TITLE} subheader={subheader}>
+    <InfoCard
+      title={TITLE}
+      subheader={<Subheader placement={placement} links={links} />}
+    >
       {(actionError || error) && (
         <Alert severity="error" style={{ marginBottom: 8 }}>
           {actionError ?? `Refreshing failed: ${error!.message}`}
@@ -238,6 +254,7 @@ export const ProductPlacement = ({
                 key={zone.name}
                 zone={zone}
                 placement={placement}
+                links={links}
                 onSetCluster={state.setZoneCluster}
                 onAllow={state.allowCluster}
                 onApprove={state.approveZone}
@@ -247,6 +264,7 @@ export const ProductPlacement = ({
           </TableBody>
         </Table>
       )}
+      <ReleaseWords placement={placement} />
     </InfoCard>
   );
 };

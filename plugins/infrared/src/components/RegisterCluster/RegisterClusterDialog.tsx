@@ -28,6 +28,8 @@ export interface RegisterClusterDialogProps {
   /** Called once the API has created the cluster. */
   onRegistered: (cluster: ClusterView) => void;
   pollIntervalMs: number;
+  /** The name to start with (the placement card's "Register it" passes the zone's cluster). */
+  initialName?: string;
 }
 
 /**
@@ -38,9 +40,12 @@ export const RegisterClusterDialog = ({
   onClose,
   onRegistered,
   pollIntervalMs,
+  initialName,
 }: RegisterClusterDialogProps) => {
   const api = useApi(infraredApiRef);
-  const [values, setValues] = useState<RegisterFormValues>(EMPTY_FORM);
+  const [values, setValues] = useState<RegisterFormValues>(() =>
+    initialName ? { ...EMPTY_FORM, name: initialName } : EMPTY_FORM,
+  );
   const [touched, setTouched] = useState<
     Partial<Record<keyof RegisterFormValues, boolean>>
   >({});
