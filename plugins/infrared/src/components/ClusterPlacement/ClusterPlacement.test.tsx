@@ -102,6 +102,10 @@ describe('placement on the Clusters page', () => {
       panel.getByRole('checkbox', { name: 'Allow acme' }),
     ).not.toBeChecked();
     expect(panel.getByRole('checkbox', { name: 'Allow globex' })).toBeChecked();
+    // that a tick saves at once and is audited (issue 23.5)
+    expect(panel.getByTestId('orgs-allowed-note')).toHaveTextContent(
+      "A tick saves at once: it changes that org's cluster allowlist right away (no Save button), the release gate looks again, and each change is audited with who made it and the allowlist before and after.",
+    );
   });
 
   it("ticking an org replaces that org's allowlist through the API, from its current list", async () => {

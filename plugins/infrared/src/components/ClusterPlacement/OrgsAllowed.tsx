@@ -61,6 +61,16 @@ export const OrgsAllowed = ({
 
   return (
     <>
+      <Typography
+        variant="caption"
+        component="p"
+        color="textSecondary"
+        data-testid="orgs-allowed-note"
+      >
+        A tick saves at once: it changes that org&apos;s cluster allowlist right
+        away (no Save button), the release gate looks again, and each change is
+        audited with who made it and the allowlist before and after.
+      </Typography>
       {!allowance.allowed && allowance.reason && (
         <Typography variant="body2" color="textSecondary">
           {allowance.reason}.
