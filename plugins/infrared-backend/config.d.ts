@@ -125,6 +125,15 @@ export interface Config {
             minutes?: number;
             hours?: number;
           };
+      /**
+       * Watch the gate's inputs (Organizations' allowlists, Products, Clusters, Releases) on the
+       * management cluster and pass in-process within a fraction of a second of a change, so the
+       * placement card's Release column follows its Decision column. Default false (the schedule
+       * and the placement routes' own writes alone); app-config.yaml and app-config.production.yaml
+       * turn it on. Off in tests that share one control plane between backends of different
+       * configurations: each would pass over the others' Releases.
+       */
+      watch?: boolean;
     };
 
     /**

@@ -160,6 +160,10 @@ export const infraredPlugin = createBackendPlugin({
               kube: placementApi,
               clusters: kube.management.api.clusters,
               publisher,
+              // a change of an allowlist, a Product, a Cluster or a Release passes at once
+              watchClient: kube.management.client,
+              lifecycle: deps.lifecycle,
+              installation,
             });
           }
           const provisioningApi =

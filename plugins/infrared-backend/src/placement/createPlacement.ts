@@ -8,10 +8,13 @@ import { DEFAULT_ZONE_PROJECT } from '@infrared-clusters/plugin-infrared-common'
 import type {
   ClusterApi,
   GitopsPublisher,
+  KubeClient,
   PlacementKubeApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import { readManagementClusterConfig } from '../config';
 import { ReleaseGate } from './gate';
+import { GatePasses } from './gatePasses';
+import { startGateWatch } from './gateWatch';
 import { PlacementService } from './service';
 
 /** The scheduled task that runs the release gate. */
@@ -26,6 +29,8 @@ export interface PlacementConfig {
   project: string;
   /** `infrared.placement.gateInterval`: time between release gate passes. Default 1 minute. */
   gateInterval: Duration;
+  /** `infrared.placement.watch`: a change of the gate's inputs passes at once. Default false. */
+  watch: boolean;
 }
 
 export function readPlacementConfig(
@@ -40,6 +45,7 @@ export function readPlacementConfig(
     gateInterval: config.has(key)
       ? readDurationFromConfig(config, { key })
       : { minutes: 1 },
+    watch: config.getOptionalBoolean('infrared.placement.watch') ?? false,
   };
 }
 
@@ -50,16 +56,32 @@ export interface CreatePlacementOptions {
   kube: PlacementKubeApi;
   clusters: Pick<ClusterApi, 'list'>;
   publisher: GitopsPublisher;
+  /**
+   * The management cluster's client the gate's watches connect with (Organizations, Products,
+   * Clusters, Releases) when `infrared.placement.watch` is on: a change starts a pass in-process at
+   * once. None: the schedule and the placement routes' writes alone start passes.
+   */
+  watchClient?: KubeClient;
+  /** Stops the watches on shutdown. */
+  lifecycle?: { addShutdownHook(hook: () => void | Promise<void>): void };
+  /** The one-installation rule: no in-process pass while it does not allow. */
+  installation?: { allows(): boolean };
 }
 
 /**
  * Placement as one capability: the release gate on a `scope: 'global'` scheduled task (every minute
- * by default), and the service the placement routes delegate to, which starts a gate pass after
- * every write.
+ * by default, the full resync), a pass in-process within a fraction of a second of a change of its
+ * inputs (the watches) or of a write of the placement routes, and the service those routes
+ * delegate to.
  */
 export async function createPlacement(
   options: CreatePlacementOptions,
 ): Promise<PlacementService> {
+  return (await createPlacementParts(options)).service;
+}
+
+/** createPlacement, with the gate's passes and watches (tests). */
+export async function createPlacementParts(options: CreatePlacementOptions) {
   const { config, logger, scheduler, kube, clusters } = options;
   const settings = readPlacementConfig(config);
   const gate = new ReleaseGate({
@@ -70,13 +92,18 @@ export async function createPlacement(
     project: settings.project,
     logger,
   });
+  const passes = new GatePasses({
+    gate,
+    logger,
+    allows: options.installation && (() => options.installation!.allows()),
+  });
   await scheduler.scheduleTask({
     id: RELEASE_GATE_TASK_ID,
     scope: 'global',
     frequency: settings.gateInterval,
     timeout: { minutes: 5 },
     fn: async signal => {
-      const pass = await gate.pass(signal);
+      const pass = await passes.run(signal);
       if (pass.releases) {
         logger.debug?.(
           `infrared: release gate: ${pass.releases} promoting releases, ${pass.published} changes published, ${pass.statusWrites} statuses written, ${pass.requests} requests in ${pass.durationMs} ms`,
@@ -84,20 +111,26 @@ export async function createPlacement(
       }
     },
   });
-  return new PlacementService({
+  const watch =
+    settings.watch && options.watchClient
+      ? startGateWatch({
+          client: options.watchClient,
+          logger,
+          onChange: kind => passes.request(`${kind} changed`),
+        })
+      : undefined;
+  options.lifecycle?.addShutdownHook(async () => {
+    passes.stop();
+    await watch?.stop();
+  });
+  const service = new PlacementService({
     kube,
     clusters,
     managementCluster: settings.managementCluster,
     project: settings.project,
     logger,
-    onChange: () => {
-      scheduler
-        .triggerTask(RELEASE_GATE_TASK_ID)
-        .catch(e =>
-          logger.debug?.(
-            `infrared: could not start a release gate pass: ${e.message}`,
-          ),
-        );
-    },
+    // in-process: the scheduler's trigger of a global task waits for its next work check (5 s)
+    onChange: () => passes.request('placement write'),
   });
+  return { service, passes, watch };
 }

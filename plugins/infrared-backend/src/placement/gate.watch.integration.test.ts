@@ -1,0 +1,225 @@
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import {
+  KubeClient as AdminClient,
+  startControlPlane,
+  type ControlPlane,
+} from '@internal/devenv';
+import {
+  KubeClient,
+  KubeClusterProber,
+  kubeConfigFromText,
+  managementApi,
+  RequestCounter,
+} from '@infrared-clusters/plugin-infrared-node';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
+import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
+import { infraredKubeServiceFactory } from '../kube';
+import { infraredPlugin } from '../plugin';
+import { installArgoCrds, putAppProject } from './__testUtils__/argocd';
+import { RELEASE_GATE_TASK_ID } from './createPlacement';
+
+jest.setTimeout(300_000);
+
+const API = '/apis/infrared.darkshift.io/v1alpha1';
+/** Far below any schedule (the test's never runs on its own; the default is one minute). */
+const FOLLOW_WITHIN_MS = 30_000;
+
+/**
+ * Issue 23.3, "The card's Release column": the release gate follows a change of an allowlist, a
+ * Product or a Cluster made outside the placement routes (as kubectl would), by its watches, not by
+ * its schedule. The backend runs on its own control plane (its watches would otherwise pass over
+ * other tests' Releases) with `infrared.placement.watch` on and a gateInterval of 10 minutes, on a
+ * scheduler that runs nothing on its own: only the test's one scheduled pass at the start, so each
+ * later status can only come from a watch. After each change the Release's zone status is polled
+ * until it matches the card's Decision column (GET .../placement), and the time is recorded.
+ */
+describe('the release gate on a watch (real control plane)', () => {
+  let cp: ControlPlane;
+  let admin: AdminClient;
+  let server: any;
+  const scheduler = new SerialScheduler();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-gate-watch-'));
+  const org = 'watch';
+  const ns = `ir-org-${org}`;
+  const edge = 'edge-watch';
+  const other = 'other-watch';
+  const zone = 'prod-watch';
+  const project = 'products-watch';
+  const figures: Record<string, number> = {};
+
+  const send = (url: string) =>
+    request(server)
+      .get(`/api/infrared${url}`)
+      .set('Authorization', mockCredentials.user.header());
+  const merge = (url: string, body: unknown) =>
+    admin.must('PATCH', url, body, [], 'application/merge-patch+json');
+  const setRegistered = (cluster: string, status: 'True' | 'False') =>
+    merge(`${API}/clusters/${cluster}/status`, {
+      status: {
+        conditions: [
+          {
+            type: 'Registered',
+            status,
+            reason: status === 'True' ? 'Registered' : 'WaitingForConnected',
+            message: status === 'True' ? 'registered' : 'not connected yet',
+            lastTransitionTime: new Date()
+              .toISOString()
+              .replace(/\.\d+Z$/, 'Z'),
+          },
+        ],
+      },
+    });
+  const setZoneCluster = (cluster: string) =>
+    merge(`${API}/namespaces/${ns}/products/checkout`, {
+      spec: { delivery: { zones: [{ name: zone, cluster }] } },
+    });
+  /** The Release column: the zone's phase/reason in the Release's status. */
+  const releaseColumn = async () => {
+    const release = (
+      await admin.must('GET', `${API}/namespaces/${ns}/releases/checkout-v1`)
+    ).body;
+    const z = (release.status?.zones ?? []).find((s: any) => s.name === zone);
+    return z ? `${z.phase}/${z.reason}` : 'none';
+  };
+  /** The Decision column: what the card's GET answers for the zone. */
+  const decisionColumn = async () => {
+    const answer = await send(`/v1/products/${ns}/checkout/placement`);
+    const z = answer.body.zones.find((p: any) => p.name === zone);
+    return `${z.decision}/${z.reason}`;
+  };
+  /** Polls the Release column every 50 ms until it is `want`; the time it took. */
+  const follows = async (want: string): Promise<number> => {
+    const started = Date.now();
+    let seen = await releaseColumn();
+    while (seen !== want && Date.now() - started < FOLLOW_WITHIN_MS) {
+      await new Promise(r => setTimeout(r, 50));
+      seen = await releaseColumn();
+    }
+    expect(seen).toBe(want);
+    return Date.now() - started;
+  };
+
+  beforeAll(async () => {
+    cp = await startControlPlane({
+      clusters: ['management'],
+      ownerPid: process.pid,
+    });
+    const management = cp.cluster('management');
+    admin = AdminClient.fromKubeconfig(management.kubeconfig);
+    const kubeconfig = await prepareManagementCluster(management);
+    await installArgoCrds(management);
+    const client = new KubeClient(kubeConfigFromText(kubeconfig));
+    await admin.must('POST', `${API}/organizations`, {
+      apiVersion: 'infrared.darkshift.io/v1alpha1',
+      kind: 'Organization',
+      metadata: { name: org },
+      spec: { displayName: 'Watch org' },
+    });
+    await admin.must('POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns },
+    });
+    for (const name of [edge, other]) {
+      await admin.must('POST', `${API}/clusters`, {
+        apiVersion: 'infrared.darkshift.io/v1alpha1',
+        kind: 'Cluster',
+        metadata: { name },
+        spec: { type: 'workload', provider: 'local' },
+      });
+    }
+    await setRegistered(edge, 'False');
+    await setRegistered(other, 'True');
+    await admin.must('POST', `${API}/namespaces/${ns}/products`, {
+      apiVersion: 'infrared.darkshift.io/v1alpha1',
+      kind: 'Product',
+      metadata: { name: 'checkout', namespace: ns },
+      spec: {
+        displayName: 'Checkout',
+        repos: [{ name: 'checkout' }],
+        delivery: { zones: [{ name: zone, cluster: edge }] },
+      },
+    });
+    await putAppProject(admin, project, [{ name: edge, namespace: zone }]);
+    await admin.must('POST', `${API}/namespaces/${ns}/releases`, {
+      apiVersion: 'infrared.darkshift.io/v1alpha1',
+      kind: 'Release',
+      metadata: { name: 'checkout-v1', namespace: ns },
+      spec: { productRef: { name: 'checkout' }, version: 'v1.0.0' },
+    });
+    await merge(`${API}/namespaces/${ns}/releases/checkout-v1/status`, {
+      status: { phase: 'Promoting' },
+    });
+    ({ server } = await startTestBackend({
+      features: [
+        infraredPlugin,
+        scheduler.factory(),
+        infraredKubeServiceFactory({
+          management: {
+            api: managementApi(client),
+            prober: new KubeClusterProber(client),
+            probeCounter: new RequestCounter(),
+            server: client.server,
+            client,
+          },
+        }),
+        mockServices.rootConfig.factory({
+          data: {
+            infrared: {
+              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
+              placement: {
+                project,
+                gateInterval: { minutes: 10 },
+                watch: true,
+              },
+            },
+          },
+        }),
+      ],
+    }));
+  });
+
+  afterAll(async () => {
+    scheduler.stop();
+    // eslint-disable-next-line no-console
+    console.log(
+      `release column followed the change in (ms): ${JSON.stringify(figures)}`,
+    );
+    await cp?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('follows an allowlist, a Product and a Cluster change within seconds, agreeing with the Decision column', async () => {
+    // The one scheduled pass: the zone's cluster is not on the org's allowlist.
+    await scheduler.triggerTask(RELEASE_GATE_TASK_ID);
+    expect(await releaseColumn()).toBe('Failed/NotOnAllowlist');
+    expect(await decisionColumn()).toBe('Fails/NotOnAllowlist');
+
+    // kubectl: allow both clusters. Waits: edge is not Registered.
+    await merge(`${API}/organizations/${org}`, {
+      spec: { clusterAllowlist: [edge, other] },
+    });
+    figures.allowlist = await follows('Pending/NotRegistered');
+    expect(await decisionColumn()).toBe('Waits/NotRegistered');
+
+    // kubectl: move the zone to a cluster the AppProject does not allow.
+    await setZoneCluster(other);
+    figures.product = await follows('Pending/DestinationNotPermitted');
+    expect(await decisionColumn()).toBe('Waits/DestinationNotPermitted');
+
+    // back; then the Cluster becomes Registered: Promotes (published to the gitops repository).
+    await setZoneCluster(edge);
+    figures.productBack = await follows('Pending/NotRegistered');
+    await setRegistered(edge, 'True');
+    figures.cluster = await follows('Syncing/WaitingForArgoCD');
+    expect(await decisionColumn()).toBe('Promotes/Registered');
+  });
+});
