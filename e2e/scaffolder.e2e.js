@@ -144,6 +144,30 @@ module.exports = {
       },
     },
     {
+      name: "the task's step list: the build path's steps read as skipped, not as failed (issue 23.4)",
+      async run(t) {
+        // a step whose if: is false has a grey (-) and no time under its name
+        const labels = (
+          await t.page.locator('[data-testid="step-label"]').allInnerTexts()
+        ).map(l =>
+          l
+            .split('\n')
+            .map(s => s.trim())
+            .filter(Boolean),
+        );
+        t.expect(labels.length === 4, `steps: ${JSON.stringify(labels)}`);
+        const notRun = labels.filter(l => l.length === 1).map(l => l[0]);
+        t.expect(
+          notRun.length === 2 &&
+            notRun.every(name => name.startsWith('If building: ')),
+          `the steps not run do not say they belong to the build path: ${JSON.stringify(
+            labels,
+          )}`,
+        );
+        await t.screenshot('task-steps');
+      },
+    },
+    {
       name: 'the Clusters page lists it Connected and Registered, then it is removed',
       async run(t) {
         await openClusters(t);

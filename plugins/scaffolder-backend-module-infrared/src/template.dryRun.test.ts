@@ -60,6 +60,19 @@ describe('the new-cluster template in a scaffolder dry run', () => {
     expect(log).toContain('dry run: would register Cluster edge-demo');
     expect(log).toContain('dry run: would wait for Cluster edge-demo');
     expect(log).not.toContain('would create Cluster');
+    // the task page shows a step whose if: is false with a grey (-) and no time: its name says it
+    // belongs to the path not taken, so it reads as skipped, not as failed (issue 23.4)
+    const skipped = new Set<string>(
+      res.body.log
+        .filter((l: any) => l.body?.status === 'skipped')
+        .map((l: any) => l.body.stepId),
+    );
+    expect([...skipped].sort()).toEqual(['build', 'planned']);
+    for (const step of res.body.steps) {
+      expect(step.name).toMatch(
+        skipped.has(step.id) ? /^If building: / : /^If registering: /,
+      );
+    }
     expect(JSON.stringify(res.body)).not.toContain('dry-run-token-42');
     // the cluster's panel has a URL of its own (issue 23.4)
     expect(res.body.output.links).toEqual([
