@@ -78,7 +78,9 @@ describe("the cluster panel's Build with OpenTofu", () => {
   });
 
   it('Apply says it is billable and sends the acknowledgement only once it is ticked', async () => {
-    state.clusters = [planned()];
+    const withCredentials = planned();
+    withCredentials.provision!.credentialsSecret = 'built-1-aws';
+    state.clusters = [withCredentials];
     const bodies: unknown[] = [];
     server.use(
       http.put(
@@ -148,6 +150,121 @@ describe("the cluster panel's Build with OpenTofu", () => {
       expect(bodies).toEqual([
         { action: 'destroy', acknowledgeBillable: true },
       ]),
+    );
+  });
+
+  it("Apply of a template without credentials says what the template creates, in the template's words, and nothing of cloud accounts (issue 23.3)", async () => {
+    state.clusters = [planned()];
+    state.templates = [
+      {
+        module: 'local/demo-cluster',
+        version: 'v1',
+        title: 'Demo cluster (local API server)',
+        description:
+          'Starts another local Kubernetes API server through devenv and registers it; destroy stops it.',
+        variables: [{ name: 'name', type: 'string' as const }],
+      },
+    ];
+    renderPage();
+    const build = await openBuild('built-1');
+    await userEvent.click(build.getByRole('button', { name: 'Apply' }));
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Apply built-1?' }),
+    );
+    const caution = dialog.getByTestId('billable-caution');
+    await waitFor(() =>
+      expect(caution).toHaveTextContent(
+        'Apply runs the template Demo cluster (local API server) (local/demo-cluster@v1): Starts another local Kubernetes API server through devenv and registers it; destroy stops it.',
+      ),
+    );
+    expect(caution).toHaveTextContent(
+      'What it creates stays until you destroy it',
+    );
+    expect(caution).not.toHaveTextContent(/cloud|credentials|billable/);
+    expect(
+      dialog.getByRole('checkbox', { name: 'I understand what apply creates' }),
+    ).toBeInTheDocument();
+  });
+
+  it("the open log follows the current Job: after Apply it shows the apply Job's log (issue 23.3)", async () => {
+    state.clusters = [planned()];
+    let current = { job: 'tofu-built-1-1-plan', log: 'Plan: 1 to add.\n' };
+    server.use(
+      http.get(`${BASE}/v1/clusters/:name/provision/log`, () =>
+        HttpResponse.json(current),
+      ),
+    );
+    renderPage({ pollIntervalMs: 30 });
+    const build = await openBuild('built-1');
+    await userEvent.click(build.getByRole('button', { name: 'Show log' }));
+    expect(await build.findByLabelText('OpenTofu log')).toHaveTextContent(
+      'Plan: 1 to add.',
+    );
+    // Apply: the cluster's last Job is now the apply, which runs and then succeeds
+    const applying = planned('apply');
+    applying.provision!.status = {
+      action: 'apply',
+      generation: 2,
+      job: 'tofu-built-1-2-apply',
+      phase: 'Running',
+    };
+    current = {
+      job: 'tofu-built-1-2-apply',
+      log: 'terraform_data.cluster: Creating...\n',
+    };
+    state.clusters = [applying];
+    await waitFor(() =>
+      expect(build.getByLabelText('OpenTofu log')).toHaveTextContent(
+        'terraform_data.cluster: Creating...',
+      ),
+    );
+    expect(
+      build.getByText(/Log of Job tofu-built-1-2-apply/),
+    ).toBeInTheDocument();
+    // while it runs the log is read again: the end of the apply shows without a click
+    current = {
+      job: 'tofu-built-1-2-apply',
+      log: 'Apply complete! Resources: 1 added, 0 changed, 0 destroyed.\n',
+    };
+    await waitFor(
+      () =>
+        expect(build.getByLabelText('OpenTofu log')).toHaveTextContent(
+          'Apply complete!',
+        ),
+      { timeout: 5000 },
+    );
+  });
+
+  it('after a successful destroy it says so and offers a plan or an apply of a new generation (issue 23.1)', async () => {
+    const destroyed = planned('apply');
+    destroyed.provision!.action = 'destroy';
+    destroyed.provision!.status = {
+      action: 'destroy',
+      generation: 3,
+      job: 'tofu-built-1-3-destroy',
+      phase: 'Succeeded',
+    };
+    state.clusters = [destroyed];
+    const bodies: unknown[] = [];
+    server.use(
+      http.put(
+        `${BASE}/v1/clusters/:name/provision/action`,
+        async ({ request }) => {
+          bodies.push(await request.json());
+          return HttpResponse.json(planned());
+        },
+      ),
+    );
+    renderPage();
+    const build = await openBuild('built-1');
+    expect(build.getByTestId('destroyed')).toHaveTextContent(
+      'Destroyed: what the template built for built-1 is gone',
+    );
+    expect(build.queryByRole('button', { name: 'Destroy' })).toBeNull();
+    expect(build.getByRole('button', { name: 'Apply' })).toBeEnabled();
+    await userEvent.click(build.getByRole('button', { name: 'Plan' }));
+    await waitFor(() =>
+      expect(bodies).toEqual([expect.objectContaining({ action: 'plan' })]),
     );
   });
 

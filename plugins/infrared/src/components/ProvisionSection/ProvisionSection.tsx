@@ -20,6 +20,8 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../../api';
 import { PermissionButton } from '../PermissionButton';
+import { ApplyCaution, appliesWithCredentials } from './ApplyCaution';
+import { ProvisionLog } from './ProvisionLog';
 
 export interface ProvisionSectionProps {
   cluster: ClusterView;
@@ -50,8 +52,6 @@ export const ProvisionSection = ({
   const permission = usePermission({
     permission: infraredClusterProvisionPermission,
   });
-  const [log, setLog] = useState<string>();
-  const [logError, setLogError] = useState<string>();
   const [confirm, setConfirm] = useState<ProvisionAction>();
   const [acknowledged, setAcknowledged] = useState(false);
   const [typedName, setTypedName] = useState('');
@@ -66,29 +66,23 @@ export const ProvisionSection = ({
   else if (!permission.allowed)
     allowance = { allowed: false, reason: PROVISION_DENIED };
 
-  const showLog = async () => {
-    setLogError(undefined);
-    try {
-      setLog((await api.getProvisionLog(cluster.name)).log);
-    } catch (e) {
-      setLogError((e as Error).message);
-    }
-  };
+  const destroyed =
+    status?.action === 'destroy' && status.phase === 'Succeeded';
   const close = () => {
     setConfirm(undefined);
     setAcknowledged(false);
     setTypedName('');
     setError(undefined);
   };
-  const run = async () => {
-    if (!confirm) return;
+  const run = async (action = confirm) => {
+    if (!action) return;
     setBusy(true);
     setError(undefined);
     try {
       const updated = await api.setProvisionAction(
         cluster.name,
-        confirm,
-        confirm !== 'plan',
+        action,
+        action !== 'plan',
       );
       onChanged?.(updated);
       close();
@@ -147,11 +141,32 @@ export const ProvisionSection = ({
           </ul>
         </Box>
       )}
-      <Box mt={1} display="flex" style={{ gap: 8 }} alignItems="flex-start">
-        {status && (
-          <Button variant="outlined" size="small" onClick={showLog}>
-            Show log
-          </Button>
+      {destroyed && (
+        <Alert severity="info" data-testid="destroyed" style={{ marginTop: 8 }}>
+          Destroyed: what the template built for {cluster.name} is gone, and
+          Argo CD no longer deploys to it. Remove the cluster, or plan or apply
+          it again (a new generation).
+        </Alert>
+      )}
+      <Box
+        mt={1}
+        display="flex"
+        flexWrap="wrap"
+        style={{ gap: 8 }}
+        alignItems="flex-start"
+      >
+        {status && <ProvisionLog cluster={cluster.name} status={status} />}
+        {destroyed && (
+          <PermissionButton
+            allowance={allowance}
+            variant="outlined"
+            color="primary"
+            size="small"
+            disabled={busy}
+            onClick={() => run('plan')}
+          >
+            Plan
+          </PermissionButton>
         )}
         {provision.action !== 'apply' && (
           <PermissionButton
@@ -176,24 +191,7 @@ export const ProvisionSection = ({
           </PermissionButton>
         )}
       </Box>
-      {logError && <Alert severity="error">{logError}</Alert>}
-      {log !== undefined && (
-        <Box
-          component="pre"
-          aria-label="OpenTofu log"
-          mt={1}
-          p={1}
-          style={{
-            maxHeight: 320,
-            overflow: 'auto',
-            fontSize: 12,
-            background: 'rgba(0,0,0,0.04)',
-            whiteSpace: 'pre-wrap',
-          }}
-        >
-          {log || '(empty)'}
-        </Box>
-      )}
+      {!confirm && error && <Alert severity="error">{error}</Alert>}
       {confirm && (
         <Dialog
           open
@@ -208,12 +206,7 @@ export const ProvisionSection = ({
           <DialogContent>
             {confirm === 'apply' ? (
               <>
-                <Alert severity="warning" data-testid="billable-caution">
-                  Apply creates billable resources: it creates real cloud
-                  resources in the account the credentials belong to, and they
-                  cost money until you destroy them. Removing the cluster does
-                  not destroy them.
-                </Alert>
+                <ApplyCaution cluster={cluster} />
                 <FormControlLabel
                   control={
                     <Checkbox
@@ -221,7 +214,11 @@ export const ProvisionSection = ({
                       onChange={e => setAcknowledged(e.target.checked)}
                     />
                   }
-                  label="I understand that apply creates billable resources"
+                  label={
+                    appliesWithCredentials(cluster)
+                      ? 'I understand that apply creates billable resources'
+                      : 'I understand what apply creates'
+                  }
                 />
               </>
             ) : (
@@ -252,7 +249,7 @@ export const ProvisionSection = ({
             <Button
               variant="contained"
               color={confirm === 'apply' ? 'primary' : 'secondary'}
-              onClick={run}
+              onClick={() => run()}
               disabled={
                 busy ||
                 (confirm === 'apply'

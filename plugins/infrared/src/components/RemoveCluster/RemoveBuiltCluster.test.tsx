@@ -39,6 +39,34 @@ describe('Remove a cluster built with OpenTofu', () => {
     );
   });
 
+  it('no longer says "run the destroy action first" once the destroy succeeded (issue 23.1)', async () => {
+    state.clusters = [
+      registered('built-4', {
+        template: { module: 'local/demo-cluster', version: 'v1' },
+        provision: {
+          action: 'destroy',
+          status: {
+            action: 'destroy',
+            generation: 3,
+            job: 'tofu-built-4-3-destroy',
+            phase: 'Succeeded',
+          },
+        },
+      }),
+    ];
+    renderPage();
+    const dialog = await removeDialog('built-4');
+    const stays = dialog.getByTestId('stays-cloud');
+    expect(stays).not.toHaveTextContent('run the destroy action first');
+    expect(stays).not.toHaveTextContent('cost money');
+    expect(stays).toHaveTextContent(
+      "nothing OpenTofu built from template local/demo-cluster: its destroy (Job tofu-built-4-3-destroy) succeeded. What stays is the OpenTofu state Secret tfstate-default-cluster-built-4 in the OpenTofu Jobs' namespace",
+    );
+    expect(
+      dialog.getByRole('button', { name: 'Remove cluster' }),
+    ).toBeEnabled();
+  });
+
   it('says nothing of cloud resources for a registered cluster', async () => {
     state.clusters = [registered('plain-1')];
     renderPage();

@@ -42,6 +42,9 @@ export const RemoveClusterDialog = ({
   const { name } = cluster;
   // the API refuses the removal (409) with the same words while this is so
   const build = buildInProgressFromStatus(cluster.provision?.status);
+  const last = cluster.provision?.status;
+  const destroyed =
+    last?.action === 'destroy' && last.phase === 'Succeeded' ? last : undefined;
 
   const confirm = async () => {
     setRemoving(true);
@@ -98,13 +101,12 @@ export const RemoveClusterDialog = ({
           </li>
           {cluster.template && (
             <li data-testid="stays-cloud">
-              the cloud resources OpenTofu built from template{' '}
-              {cluster.template.module}: removing the cluster does not destroy
-              them, and they cost money until you destroy them (run the destroy
-              action first), along with the OpenTofu state Secret{' '}
-              {tofuStateSecretName(name)} in the OpenTofu Jobs' namespace
-              (infrared.provisioning.namespace, default {DEFAULT_TOFU_NAMESPACE}
-              )
+              {destroyed
+                ? `nothing OpenTofu built from template ${cluster.template.module}: its destroy (Job ${destroyed.job}) succeeded. What stays is`
+                : `the cloud resources OpenTofu built from template ${cluster.template.module}: removing the cluster does not destroy them, and they cost money until you destroy them (run the destroy action first), along with`}{' '}
+              the OpenTofu state Secret {tofuStateSecretName(name)} in the
+              OpenTofu Jobs' namespace (infrared.provisioning.namespace, default{' '}
+              {DEFAULT_TOFU_NAMESPACE})
             </li>
           )}
         </ul>
