@@ -60,6 +60,13 @@ export interface ReconcileScope {
   signal?: AbortSignal;
 }
 
+/** What one Cluster's work in a pass counts into, and how it gives its pass slot back early. */
+interface PassSlot {
+  counters: PassCounters;
+  /** Called before the publish: waiting for the gitops repo takes no slot. Idempotent. */
+  freeSlot: () => void;
+}
+
 /** Times a Cluster is read and planned again after a write lost a race, in one pass. */
 const MAX_ATTEMPTS = 4;
 
@@ -119,35 +126,44 @@ export class ClusterReconciler {
     const targets: Target[] = names
       ? names.map(name => ({ name }))
       : await this.listTargets();
+    // A Cluster gives its slot back when it reaches its publish, so the registrations of a whole
+    // pass wait for the publisher together and leave as a few batches (issue 25: a pass over 1,000
+    // Clusters made with kubectl made 63 pull requests while each publish held one of 16 slots).
+    const running: Promise<void>[] = [];
     await forEachLimited(
       targets,
       this.options.concurrency ?? 16,
-      async target => {
-        const { name } = target;
-        if (!names && this.handledSince(name, tally.started)) {
-          tally.skipped++;
-          return;
-        }
-        try {
-          await this.lock.run(name, () =>
-            this.reconcileCluster(
-              target,
-              registrations,
-              tally.counters,
-              signal,
-            ),
-          );
-        } catch (e) {
-          tally.counters.failed++;
-          logger.warn(
-            `infrared: reconciling cluster ${name} failed: ${
-              (e as Error).message
-            }`,
-          );
-        }
-      },
+      target =>
+        new Promise<void>(freeSlot => {
+          const { name } = target;
+          if (!names && this.handledSince(name, tally.started)) {
+            tally.skipped++;
+            freeSlot();
+            return;
+          }
+          const work = this.lock
+            .run(name, () =>
+              this.reconcileCluster(
+                target,
+                registrations,
+                { counters: tally.counters, freeSlot },
+                signal,
+              ),
+            )
+            .catch(e => {
+              tally.counters.failed++;
+              logger.warn(
+                `infrared: reconciling cluster ${name} failed: ${
+                  (e as Error).message
+                }`,
+              );
+            })
+            .finally(freeSlot);
+          running.push(work);
+        }),
       signal,
     );
+    await Promise.all(running);
     return tally.summary(targets.length);
   }
 
@@ -180,7 +196,7 @@ export class ClusterReconciler {
   private async reconcileCluster(
     target: Target,
     registrations: Promise<Registrations>,
-    counters: PassCounters,
+    pass: PassSlot,
     signal?: AbortSignal,
   ): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -188,7 +204,7 @@ export class ClusterReconciler {
       const observed = await this.observe(read, registrations, signal);
       if (!observed) return;
       const canRequeue = attempt < MAX_ATTEMPTS;
-      if (await this.execute(observed, counters, canRequeue)) return;
+      if (await this.execute(observed, pass, canRequeue)) return;
     }
   }
 
@@ -236,7 +252,7 @@ export class ClusterReconciler {
    */
   private async execute(
     observed: ObservedCluster,
-    counters: PassCounters,
+    { counters, freeSlot }: PassSlot,
     canRequeue: boolean,
   ): Promise<boolean> {
     const { api, logger } = this.options;
@@ -259,6 +275,7 @@ export class ClusterReconciler {
     }
     // A refused write with onRefused stops the registration: nothing is published after it.
     if (plan.publish && !outcome.refused) {
+      freeSlot();
       outcome.published = await this.publish(name, plan.publish);
       if ('result' in outcome.published) counters.published++;
     }

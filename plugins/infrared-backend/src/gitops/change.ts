@@ -3,6 +3,19 @@ import type { GitopsChange } from '@infrared-clusters/plugin-infrared-node';
 
 const MAX_SLUG = 60;
 
+/** The key of a change that combines several (BatchingPublisher), and so its branch's prefix. */
+export const BATCH_KEY_PREFIX = 'batch-';
+
+/**
+ * Whether a pull request's head branch belongs to `change`'s key: its own branch, or a batch's that
+ * combined it with others (the batch's head is checked to hold the change before it counts).
+ */
+export function isBranchOfChange(ref: string, key: string): boolean {
+  return (
+    ref === branchForKey(key) || ref.startsWith(`infrared/${BATCH_KEY_PREFIX}`)
+  );
+}
+
 /**
  * The branch of a change: `infrared/<key-slug>`. A short hash of the key is appended when the slug
  * had to drop characters, so two keys never share a branch.

@@ -6,6 +6,7 @@ import type {
   GitopsPublishResult,
   GitopsRepoDescription,
 } from '@infrared-clusters/plugin-infrared-node';
+import { BATCH_KEY_PREFIX } from '../change';
 import { planBatches } from './planBatches';
 
 export interface BatchingPublisherOptions {
@@ -107,7 +108,7 @@ export function combineChanges(changes: readonly GitopsChange[]): GitopsChange {
   const named = keys.slice(0, 3).join(', ');
   const more = keys.length > 3 ? ` and ${keys.length - 3} more` : '';
   return {
-    key: `batch-${digest}`,
+    key: `${BATCH_KEY_PREFIX}${digest}`,
     title: `Infrared: ${changes.length} changes (${named}${more})`,
     body: changes.map(c => `## ${c.title}\n\n${c.body}`).join('\n\n'),
     files: Object.assign({}, ...changes.map(c => c.files)),

@@ -1,6 +1,6 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { Config } from '@backstage/config';
-import { branchForKey, validateChange } from '../change';
+import { branchForKey, isBranchOfChange, validateChange } from '../change';
 import {
   KeyedLock,
   type GitopsChange,
@@ -156,13 +156,7 @@ export class GithubPublisher implements GitopsPublisher {
     const base = await this.baseBranch(session);
     const branch = branchForKey(change.key);
     if (pending) {
-      const checked = await this.checkPending(
-        session,
-        change,
-        base,
-        branch,
-        pending,
-      );
+      const checked = await this.checkPending(session, change, base, pending);
       if (checked) return checked;
     }
     return this.build(session, change, base, branch);
@@ -172,20 +166,24 @@ export class GithubPublisher implements GitopsPublisher {
    * The pull request an earlier publish left open, looked at without pushing: merged, closed, or still open
    * (then merged once more when auto-merge is on: a review may have arrived). Undefined when the branch has
    * to be (re)built: the wanted files changed since, the pull request conflicts with its base, or it is not
-   * this change's pull request.
+   * this change's pull request (its own branch's, or a batch's that holds it).
    */
   private async checkPending(
     session: GithubSession,
     change: GitopsChange,
     base: string,
-    branch: string,
     pending: GitopsPullRequest,
   ): Promise<GitopsPublishResult | undefined> {
     const { logger } = this.options;
     const number = pending.number ?? pullNumberOf(pending.url);
     const pull =
       number === undefined ? undefined : await getPullRequest(session, number);
-    if (!pull || pull.head.ref !== branch || pull.base.ref !== base) {
+    // a batch's pull request counts while its head holds this change (checked below)
+    if (
+      !pull ||
+      !isBranchOfChange(pull.head.ref, change.key) ||
+      pull.base.ref !== base
+    ) {
       logger?.info(
         `gitops: the pending pull request ${pending.url} is not the one of "${change.key}" into ${base}; publishing anew`,
       );
@@ -201,7 +199,7 @@ export class GithubPublisher implements GitopsPublisher {
         );
         return undefined;
       }
-      await session.deleteBranch(branch);
+      await session.deleteBranch(pull.head.ref);
       logger?.info(`gitops: ${pull.html_url} (${change.key}) was merged`);
       return {
         url: pull.html_url,
@@ -246,7 +244,13 @@ export class GithubPublisher implements GitopsPublisher {
       this.options.mergeMethod ?? 'merge',
     );
     if (merge.sha !== undefined) {
-      return this.merged(session, change, branch, pullRequest, merge.sha);
+      return this.merged(
+        session,
+        change,
+        pull.head.ref,
+        pullRequest,
+        merge.sha,
+      );
     }
     if (merge.closed) return waiting('closed');
     if (merge.stale) {
