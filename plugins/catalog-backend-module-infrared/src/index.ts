@@ -6,9 +6,13 @@
  */
 export { catalogModuleInfrared as default } from './module';
 export {
+  CHILD_CLUSTER_TYPE,
+  childClusterEntity,
   CLUSTER_ANNOTATIONS,
+  CLUSTER_OBJECTS_SELECTOR,
   clusterEntity,
   clusterEntityRef,
+  HIDE_FROM_CLUSTER_TAB_LABEL,
   INFRARED_KUBERNETES_AUTH_PROVIDER,
   INFRARED_PROVIDER_NAME,
   KUBERNETES_CLUSTER_TYPE,

@@ -12,7 +12,11 @@ import {
   readManagementClusterConfig,
 } from '@infrared-clusters/plugin-infrared-node';
 import { managementEndpoint } from './entities';
-import { InfraredClusterEntityProvider, readProviderConfig } from './provider';
+import {
+  InfraredClusterEntityProvider,
+  readDiscoveredConfig,
+  readProviderConfig,
+} from './provider';
 import { ProductClusterProcessor, ProductClusters } from './relations';
 
 /**
@@ -50,6 +54,7 @@ export const catalogModuleInfrared = createBackendModule({
           entity: settings,
           logger,
           taskRunner: scheduler.createScheduledTaskRunner(settings.schedule),
+          discovered: readDiscoveredConfig(config),
         });
         catalog.addEntityProvider(provider);
         catalog.addProcessor(

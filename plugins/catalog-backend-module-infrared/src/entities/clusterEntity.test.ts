@@ -6,6 +6,7 @@ import {
   clusterEntityProblem,
   clusterEntityRef,
 } from './clusterEntity';
+import { childClusterEntity } from './childEntity';
 import { clusterEndpoint, type ClusterEndpoint } from './endpoint';
 
 const options = { owner: 'group:default/platform-admins' };
@@ -207,6 +208,10 @@ describe('clusterEntity', () => {
             'backstage.io/managed-by-location': `infrared-clusters:${name}`,
             'backstage.io/managed-by-origin-location': `infrared-clusters:${name}`,
             'infrared.darkshift.io/cluster': name,
+            // its Kubernetes tab (issue 23.4): every object on this cluster, on no other
+            'backstage.io/kubernetes-cluster': name,
+            'backstage.io/kubernetes-label-selector':
+              '!infrared.darkshift.io/hide-from-cluster-tab',
             ...annotations,
           },
         },
@@ -282,5 +287,84 @@ describe('clusterEntityProblem', () => {
 describe('clusterEntityRef', () => {
   it('is resource:default/<cluster>', () => {
     expect(clusterEntityRef('edge-demo')).toBe('resource:default/edge-demo');
+  });
+});
+
+describe('childClusterEntity (issue 23.4: the registrar children get entities too)', () => {
+  it('is a kubernetes-cluster Resource marked as a child, with where it was found and a panel link', () => {
+    const entity = childClusterEntity(
+      {
+        name: 'sandbox',
+        server: 'https://k3k-sandbox.tenants.svc:6443',
+        sourceNamespace: 'tenants',
+        provider: 'k3k',
+        state: 'active',
+      },
+      {
+        owner: 'group:default/platform-admins',
+        clustersPageUrl: 'http://localhost:3000/clusters',
+      },
+    );
+    expect(entity).toEqual({
+      apiVersion: 'backstage.io/v1alpha1',
+      kind: 'Resource',
+      metadata: {
+        name: 'sandbox',
+        namespace: 'default',
+        description:
+          'child cluster (k3k) the registrar found in namespace tenants and registered with Argo CD',
+        labels: {
+          'infrared.darkshift.io/type': 'child',
+          'infrared.darkshift.io/provider': 'k3k',
+        },
+        annotations: {
+          'backstage.io/managed-by-location': 'infrared-clusters:sandbox',
+          'backstage.io/managed-by-origin-location':
+            'infrared-clusters:sandbox',
+          'infrared.darkshift.io/cluster': 'sandbox',
+          'infrared.darkshift.io/discovered-from': 'tenants',
+          'infrared.darkshift.io/registrar-provider': 'k3k',
+          'infrared.darkshift.io/registrar-state': 'active',
+          'infrared.darkshift.io/argocd-server':
+            'https://k3k-sandbox.tenants.svc:6443',
+        },
+        links: [
+          {
+            url: 'http://localhost:3000/clusters/sandbox',
+            title: 'Cluster panel',
+            icon: 'dashboard',
+          },
+        ],
+        tags: ['registrar-child', 'k3k'],
+      },
+      spec: {
+        type: 'kubernetes-cluster',
+        owner: 'group:default/platform-admins',
+      },
+    });
+  });
+
+  it('says when it is demoted, and leaves out a provider that is no label value', () => {
+    const entity = childClusterEntity(
+      {
+        name: 'old',
+        server: '',
+        sourceNamespace: '',
+        provider: 'my provider',
+        state: 'demoted',
+      },
+      { owner: 'group:default/ops' },
+    );
+    expect(entity.metadata.description).toBe(
+      'child cluster (my provider) the registrar found and registered with Argo CD (demoted: superseded by a rename)',
+    );
+    expect(entity.metadata.labels).toEqual({
+      'infrared.darkshift.io/type': 'child',
+    });
+    expect(entity.metadata.tags).toEqual(['registrar-child']);
+    expect(entity.metadata.links).toBeUndefined();
+    expect(
+      entity.metadata.annotations?.['infrared.darkshift.io/argocd-server'],
+    ).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import {
   ANNOTATION_KUBERNETES_API_SERVER_CA,
   ANNOTATION_KUBERNETES_AUTH_PROVIDER,
   ANNOTATION_KUBERNETES_SKIP_TLS_VERIFY,
+  KUBERNETES_LABEL_SELECTOR_QUERY_ANNOTATION,
 } from '@backstage/plugin-kubernetes-common';
 import {
   ClusterConditionTypes,
@@ -51,7 +52,37 @@ export const CLUSTER_ANNOTATIONS = {
   gitopsPath: `${INFRARED_GROUP}/gitops-path`,
   /** The Registered condition's status: True, False or Unknown. */
   registered: `${INFRARED_GROUP}/registered`,
+  /** On a registrar child's Resource: the namespace the registrar found it in. */
+  discoveredFrom: `${INFRARED_GROUP}/discovered-from`,
+  /** On a registrar child's Resource: the provider preset whose Secret it came from (k3k, vcluster, ...). */
+  registrarProvider: `${INFRARED_GROUP}/registrar-provider`,
+  /** On a registrar child's Resource: `active`, or `demoted` (superseded by a rename). */
+  registrarState: `${INFRARED_GROUP}/registrar-state`,
 } as const;
+
+/**
+ * The Kubernetes plugin's annotation limiting an entity's Kubernetes tab to one cluster (read by
+ * its `singleTenant` service locator, `kubernetes.serviceLocatorMethod.type: singleTenant`).
+ *
+ * @public
+ */
+export const ANNOTATION_KUBERNETES_CLUSTER = 'backstage.io/kubernetes-cluster';
+
+/**
+ * The label an object carries to stay off its cluster's Kubernetes tab.
+ *
+ * @public
+ */
+export const HIDE_FROM_CLUSTER_TAB_LABEL = `${INFRARED_GROUP}/hide-from-cluster-tab`;
+
+/**
+ * The label selector of a cluster Resource's Kubernetes tab: every object on the cluster, but those
+ * labelled {@link HIDE_FROM_CLUSTER_TAB_LABEL} (the Kubernetes plugin needs a selector: without
+ * one it would look for `backstage.io/kubernetes-id=<cluster>`).
+ *
+ * @public
+ */
+export const CLUSTER_OBJECTS_SELECTOR = `!${HIDE_FROM_CLUSTER_TAB_LABEL}`;
 
 /**
  * How every Resource of the provider is made.
@@ -90,7 +121,7 @@ export function clusterEntityRef(clusterName: string): string {
 
 /** Why a Cluster cannot be an entity (its name is not an entity name), or undefined. */
 export function clusterEntityProblem(
-  cluster: ClusterResource,
+  cluster: Pick<ClusterResource, 'metadata'>,
 ): string | undefined {
   const name = cluster.metadata.name;
   return validator.isValidEntityName(name)
@@ -140,6 +171,23 @@ function kubernetesAnnotations(
   };
 }
 
+/** The link to a cluster's panel on the Clusters page, when the page's URL is known. */
+export function panelLinks(
+  name: string,
+  options: ClusterEntityOptions,
+): Pick<Entity['metadata'], 'links'> {
+  if (!options.clustersPageUrl) return {};
+  return {
+    links: [
+      {
+        url: `${options.clustersPageUrl.replace(/\/$/, '')}/${name}`,
+        title: 'Cluster panel',
+        icon: 'dashboard',
+      },
+    ],
+  };
+}
+
 /**
  * A Cluster as a `Resource` of type `kubernetes-cluster`: the Kubernetes plugin's annotations from
  * its endpoint (no credential: the endpoint has none), the Argo CD server and gitops path from its
@@ -163,6 +211,9 @@ export function clusterEntity(
     [ANNOTATION_ORIGIN_LOCATION]: location,
     [CLUSTER_ANNOTATIONS.cluster]: name,
     ...kubernetesAnnotations(endpoint),
+    // its Kubernetes tab: every object on this cluster, and on no other
+    [ANNOTATION_KUBERNETES_CLUSTER]: name,
+    [KUBERNETES_LABEL_SELECTOR_QUERY_ANNOTATION]: CLUSTER_OBJECTS_SELECTOR,
   };
   if (status.argoServer) {
     annotations[CLUSTER_ANNOTATIONS.argoServer] = status.argoServer;
@@ -180,17 +231,7 @@ export function clusterEntity(
       description: describe(cluster),
       labels: labels(cluster),
       annotations,
-      ...(options.clustersPageUrl
-        ? {
-            links: [
-              {
-                url: `${options.clustersPageUrl.replace(/\/$/, '')}/${name}`,
-                title: 'Cluster panel',
-                icon: 'dashboard',
-              },
-            ],
-          }
-        : {}),
+      ...panelLinks(name, options),
       tags: (
         [cluster.spec.flavor, cluster.spec.provider] as Array<
           string | undefined

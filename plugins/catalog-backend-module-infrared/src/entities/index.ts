@@ -1,5 +1,9 @@
 export {
+  ANNOTATION_KUBERNETES_CLUSTER,
   CLUSTER_ANNOTATIONS,
+  CLUSTER_OBJECTS_SELECTOR,
+  HIDE_FROM_CLUSTER_TAB_LABEL,
+  panelLinks,
   CLUSTER_ENTITY_NAMESPACE,
   clusterEntity,
   clusterEntityProblem,
@@ -14,3 +18,4 @@ export {
   managementEndpoint,
   type ClusterEndpoint,
 } from './endpoint';
+export { CHILD_CLUSTER_TYPE, childClusterEntity } from './childEntity';

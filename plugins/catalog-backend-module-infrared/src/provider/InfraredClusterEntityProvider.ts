@@ -11,8 +11,12 @@ import type {
 import {
   isInfraredClusterEventPayload,
   KeyedLock,
+  listDiscoveredClusters,
+  type DiscoveredCluster,
+  type DiscoveredClustersOptions,
 } from '@infrared-clusters/plugin-infrared-node';
 import {
+  childClusterEntity,
   clusterEntity,
   clusterEntityProblem,
   clusterEntityRef,
@@ -41,6 +45,11 @@ export interface InfraredClusterEntityProviderOptions {
   logger: LoggerService;
   /** Runs the full mutation (the catalog's scheduler, `scope: 'global'`). */
   taskRunner: SchedulerServiceTaskRunner;
+  /**
+   * Where the registrar's child-cluster Secrets are (`infrared.registrar`), when it runs: each
+   * child is a Resource too, marked as a child. A child named as a Cluster is left out.
+   */
+  discovered?: DiscoveredClustersOptions;
 }
 
 /**
@@ -101,9 +110,12 @@ export class InfraredClusterEntityProvider implements EntityProvider {
     const connection = this.connected();
     return this.lock.run('mutation', async () => {
       const started = Date.now();
-      const reads = await readAllClusters(this.options.api);
+      const [reads, children] = await Promise.all([
+        readAllClusters(this.options.api),
+        this.children(),
+      ]);
       this.endpoints.startRound();
-      const { entities, skipped } = this.toEntities(reads);
+      const { entities, skipped } = this.toEntities(reads, children);
       this.endpoints.endRound();
       const readMs = Date.now() - started;
       await connection.applyMutation({ type: 'full', entities });
@@ -129,7 +141,14 @@ export class InfraredClusterEntityProvider implements EntityProvider {
     return this.lock.run('mutation', async () => {
       const started = Date.now();
       const read = await readCluster(this.options.api, clusterName);
-      const { entities, skipped } = this.toEntities(read ? [read] : []);
+      // a name no Cluster has may be a registrar child's
+      const children = read
+        ? []
+        : (await this.children()).filter(c => c.name === clusterName);
+      const { entities, skipped } = this.toEntities(
+        read ? [read] : [],
+        children,
+      );
       const removed =
         entities.length || skipped
           ? []
@@ -179,12 +198,40 @@ export class InfraredClusterEntityProvider implements EntityProvider {
     return this.connection;
   }
 
-  private toEntities(reads: ClusterRead[]): {
+  /** The registrar's children, when it runs; none otherwise. */
+  private async children(): Promise<DiscoveredCluster[]> {
+    const { discovered } = this.options;
+    if (!discovered) return [];
+    return listDiscoveredClusters(this.options.api.secrets, discovered);
+  }
+
+  private toEntities(
+    reads: ClusterRead[],
+    children: DiscoveredCluster[] = [],
+  ): {
     entities: DeferredEntity[];
     skipped: number;
   } {
     const entities: DeferredEntity[] = [];
     let skipped = 0;
+    const taken = new Set(reads.map(r => r.cluster.metadata.name));
+    for (const child of children) {
+      const problem = clusterEntityProblem({ metadata: { name: child.name } });
+      if (problem || taken.has(child.name)) {
+        skipped++;
+        this.options.logger.warn(
+          `infrared: registrar child ${child.name} has no catalog entity: ${
+            problem ?? 'a Cluster has its name'
+          }`,
+        );
+        continue;
+      }
+      taken.add(child.name);
+      entities.push({
+        entity: childClusterEntity(child, this.options.entity),
+        locationKey: `${INFRARED_PROVIDER_NAME}:${child.name}`,
+      });
+    }
     for (const { cluster, kubeconfigSecret } of reads) {
       const problem = clusterEntityProblem(cluster);
       if (problem) {

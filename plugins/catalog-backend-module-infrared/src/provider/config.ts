@@ -3,6 +3,10 @@ import {
   type RootConfigService,
   type SchedulerServiceTaskScheduleDefinition,
 } from '@backstage/backend-plugin-api';
+import {
+  REGISTRAR_DEFAULTS,
+  type DiscoveredClustersOptions,
+} from '@infrared-clusters/plugin-infrared-node';
 import type { ClusterEntityOptions } from '../entities';
 
 const KEY = 'catalog.providers.infrared';
@@ -39,5 +43,26 @@ export function readProviderConfig(config: RootConfigService): ProviderConfig {
     ...(system ? { system } : {}),
     ...(clustersPageUrl ? { clustersPageUrl } : {}),
     schedule,
+  };
+}
+
+/**
+ * Where the registrar's child-cluster Secrets are, as the infrared backend reads
+ * `infrared.registrar` (targetNamespace, labelPrefix, managedBy), when `infrared.registrar.enabled`
+ * is true; undefined when the registrar does not run.
+ */
+export function readDiscoveredConfig(
+  config: RootConfigService,
+): DiscoveredClustersOptions | undefined {
+  const block = config.getOptionalConfig('infrared.registrar');
+  if (block?.getOptional('enabled') !== true) return undefined;
+  return {
+    targetNamespace:
+      block.getOptionalString('targetNamespace') ??
+      REGISTRAR_DEFAULTS.targetNamespace,
+    labelPrefix:
+      block.getOptionalString('labelPrefix') ?? REGISTRAR_DEFAULTS.labelPrefix,
+    managedBy:
+      block.getOptionalString('managedBy') ?? REGISTRAR_DEFAULTS.managedBy,
   };
 }

@@ -9,4 +9,8 @@ export {
   type ClusterRead,
   type ProviderApi,
 } from './reads';
-export { readProviderConfig, type ProviderConfig } from './config';
+export {
+  readDiscoveredConfig,
+  readProviderConfig,
+  type ProviderConfig,
+} from './config';

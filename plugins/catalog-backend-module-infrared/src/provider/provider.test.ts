@@ -10,7 +10,7 @@ import {
 import { renderKubeconfig } from '@infrared-clusters/plugin-infrared-node';
 import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
 import { InfraredClusterEntityProvider } from './InfraredClusterEntityProvider';
-import { readProviderConfig } from './config';
+import { readDiscoveredConfig, readProviderConfig } from './config';
 
 describe('InfraredClusterEntityProvider', () => {
   const setup = async () => {
@@ -104,6 +104,80 @@ describe('InfraredClusterEntityProvider', () => {
     });
   });
 
+  describe('the registrar children (issue 23.4)', () => {
+    const child = (name: string, ns = 'tenants') => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: `cluster-${name}`,
+        namespace: 'argocd',
+        labels: {
+          'argocd.argoproj.io/secret-type': 'cluster',
+          'argocd-cluster-registrar/managed-by': 'cluster-registrar',
+          'argocd-cluster-registrar/cluster': name,
+          'argocd-cluster-registrar/source-namespace': ns,
+          'argocd-cluster-registrar/provider': 'k3k',
+        },
+      },
+      data: {
+        name: Buffer.from(name).toString('base64'),
+        server: Buffer.from(`https://k3k-${name}.${ns}.svc:6443`).toString(
+          'base64',
+        ),
+      },
+    });
+    const withChildren = async () => {
+      const it = await setup();
+      const provider = new InfraredClusterEntityProvider({
+        api: it.api,
+        management: { server: 'https://127.0.0.1:6443' },
+        entity: { owner: 'group:default/platform-admins' },
+        logger: mockServices.logger.mock(),
+        taskRunner: { run: jest.fn() },
+        discovered: {
+          targetNamespace: 'argocd',
+          labelPrefix: 'argocd-cluster-registrar/',
+          managedBy: 'cluster-registrar',
+        },
+      });
+      await provider.connect(it.connection);
+      return { ...it, provider };
+    };
+
+    it('full mutation: each child is a Resource marked as a child; one named as a Cluster is left out', async () => {
+      const { api, mutations, provider, register } = await withChildren();
+      await register('edge-a');
+      await api.secrets.create(child('sandbox') as any);
+      await api.secrets.create(child('edge-a') as any);
+      const summary = await provider.fullMutation();
+      expect(summary).toMatchObject({ added: 2, skipped: 1 });
+      const entities = (mutations[0] as any).entities.map((d: any) => d.entity);
+      expect(entities.map((e: any) => e.metadata.name).sort()).toEqual([
+        'edge-a',
+        'sandbox',
+      ]);
+      const sandbox = entities.find((e: any) => e.metadata.name === 'sandbox');
+      expect(sandbox.metadata.labels['infrared.darkshift.io/type']).toBe(
+        'child',
+      );
+      expect(
+        sandbox.metadata.annotations['infrared.darkshift.io/discovered-from'],
+      ).toBe('tenants');
+      const edge = entities.find((e: any) => e.metadata.name === 'edge-a');
+      expect(edge.metadata.labels['infrared.darkshift.io/type']).toBe(
+        'workload',
+      );
+    });
+
+    it("a delta for a name no Cluster has keeps the child's entity instead of removing it", async () => {
+      const { api, mutations, provider } = await withChildren();
+      await api.secrets.create(child('sandbox') as any);
+      await provider.deltaMutation('sandbox', 'removed');
+      expect(mutations[0]).toMatchObject({ type: 'delta', removed: [] });
+      expect(names(mutations[0])).toEqual(['sandbox']);
+    });
+  });
+
   it('ignores events before it is connected, and payloads that are not cluster events', async () => {
     const { mutations, provider, connection } = await setup();
     await provider.onClusterEvent({ cluster: 'edge-a', change: 'registered' });
@@ -171,5 +245,39 @@ describe('readProviderConfig', () => {
     },
   ])('$what', ({ given, expected, ...rest }) => {
     expect(read(given, (rest as { app?: object }).app)).toEqual(expected);
+  });
+});
+
+describe('readDiscoveredConfig', () => {
+  const read = (registrar?: object) =>
+    readDiscoveredConfig(
+      mockServices.rootConfig({
+        data: registrar ? { infrared: { registrar } } : {},
+      }),
+    );
+
+  it('is undefined unless the registrar is enabled', () => {
+    expect(read()).toBeUndefined();
+    expect(read({ enabled: false, targetNamespace: 'x' })).toBeUndefined();
+  });
+
+  it("reads the registrar's namespace, label prefix and managed-by value, with its defaults", () => {
+    expect(read({ enabled: true })).toEqual({
+      targetNamespace: 'argocd',
+      labelPrefix: 'argocd-cluster-registrar/',
+      managedBy: 'cluster-registrar',
+    });
+    expect(
+      read({
+        enabled: true,
+        targetNamespace: 'gitops',
+        labelPrefix: 'acr/',
+        managedBy: 'me',
+      }),
+    ).toEqual({
+      targetNamespace: 'gitops',
+      labelPrefix: 'acr/',
+      managedBy: 'me',
+    });
   });
 });

@@ -158,3 +158,42 @@ describe('ProductClusterProcessor', () => {
     expect(relations).toEqual([]);
   });
 });
+
+describe("ProductClusterProcessor: a Product entity's Kubernetes tab (issue 23.4)", () => {
+  const processor = new ProductClusterProcessor({ of: jest.fn() });
+  const entity = (annotations: Record<string, string>) => ({
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name: 'checkout', namespace: 'default', annotations },
+    spec: { type: 'service', owner: 'team', lifecycle: 'production' },
+  });
+
+  it("gets the label selector of its zones' objects, as the release gate labels them", async () => {
+    const out = await processor.preProcessEntity(
+      entity({ 'infrared.darkshift.io/product': 'ir-org-acme/checkout' }),
+    );
+    expect(out.metadata.annotations).toEqual({
+      'infrared.darkshift.io/product': 'ir-org-acme/checkout',
+      'backstage.io/kubernetes-label-selector':
+        'app.kubernetes.io/managed-by=infrared,infrared.darkshift.io/product=checkout',
+    });
+  });
+
+  it.each<Record<string, string>>([
+    { 'backstage.io/kubernetes-id': 'checkout' },
+    { 'backstage.io/kubernetes-label-selector': 'app=checkout' },
+    { 'infrared.darkshift.io/product': 'checkout' },
+    {},
+  ])('keeps the entity as it is with %j', async annotations => {
+    const given = entity({
+      'infrared.darkshift.io/product': 'ir-org-acme/checkout',
+      ...annotations,
+    });
+    if (Object.keys(annotations).length === 0) {
+      delete (given.metadata.annotations as any)[
+        'infrared.darkshift.io/product'
+      ];
+    }
+    await expect(processor.preProcessEntity(given)).resolves.toBe(given);
+  });
+});
