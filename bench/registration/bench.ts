@@ -13,7 +13,9 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   createNodes,
   KubeClient as AdminClient,
+  serverAlias,
   startControlPlane,
+  type ServerAlias,
 } from '../../packages/devenv/src';
 import {
   clusterForRequest,
@@ -77,6 +79,7 @@ export async function main(): Promise<void> {
     clusters: ['management', 'workload-a'],
     ownerPid: process.pid,
   });
+  const aliases: ServerAlias[] = [];
   try {
     console.log(
       `control plane up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -146,13 +149,16 @@ export async function main(): Promise<void> {
     const latencies: number[] = [];
     for (let i = 0; i < runs; i++) {
       const name = `bench-latency-${i}`;
+      // each run at an address of its own: one registration per API server (issue 23.1)
+      const alias = await serverAlias(cp, 'workload-a');
+      aliases.push(alias);
       const t0 = performance.now();
       const res = await fetch(`${base}/v1/clusters`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({
           name,
-          kubeconfig: workload.kubeconfig,
+          kubeconfig: alias.kubeconfig,
           flavor: 'k3s',
           provider: 'local',
         }),
@@ -252,6 +258,7 @@ export async function main(): Promise<void> {
     }
     server.close();
   } finally {
+    await Promise.all(aliases.map(a => a.close()));
     await cp.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -27,6 +27,7 @@ import {
 import { fromKubeError } from './errors';
 import type { ClusterListCache } from './listCache';
 import { dependentLabels, isManagementCluster } from './plan';
+import { checkServerFree } from './serverConflict';
 
 export interface ClusterServiceOptions {
   api: ManagementApi;
@@ -82,11 +83,18 @@ export class ClusterService {
   /**
    * Registers a workload cluster from a validated request: the kubeconfig Secret, then the Cluster
    * (the Secret removed again when the Cluster can't be made), then the Secret's owner reference.
-   * Nothing is written when the name is taken.
+   * Nothing is written when the name is taken, or when an existing Cluster or registrar child
+   * has the server (the existing one keeps it: Argo CD keys clusters by server).
    */
   async register(request: RegisterClusterRequest): Promise<ClusterView> {
     const name = request.name;
     await this.checkNameFree(name);
+    try {
+      await checkServerFree(this.options.api, request);
+    } catch (e) {
+      if (e instanceof ConflictError) throw e;
+      throw fromKubeError(e);
+    }
     const secret =
       request.kubeconfig === undefined
         ? undefined
