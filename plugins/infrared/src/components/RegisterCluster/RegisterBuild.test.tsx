@@ -1,12 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setUpFakeApi } from '../../__testUtils__/fakeApi';
+import { http, HttpResponse } from 'msw';
+import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
+import { BASE, setUpFakeApi } from '../../__testUtils__/fakeApi';
 import { management } from '../../__testUtils__/fixtures';
 import { renderPage } from '../../__testUtils__/renderPage';
 
 jest.setTimeout(30_000);
 
-const { state } = setUpFakeApi();
+const { server, state } = setUpFakeApi();
 
 const DEMO = {
   module: 'local/demo-cluster',
@@ -145,6 +147,111 @@ describe('Register a workload cluster: Build with OpenTofu', () => {
       await dialog.findByText(/The portal offers no cluster template/),
     ).toBeInTheDocument();
     expect(dialog.getByRole('button', { name: 'Register' })).toBeDisabled();
+  });
+});
+
+describe('Register a workload cluster: after a build is submitted (issue 23.3)', () => {
+  it("follows the plan Job, then shows the plan's summary, and never calls the missing connection a failure", async () => {
+    // the API's answers for a built cluster: no connection until an apply gives it one
+    const built = (extra: Partial<ClusterView> = {}): ClusterView => ({
+      name: 'built-3',
+      type: 'workload',
+      connection: 'none',
+      conditions: [],
+      createdAt: new Date().toISOString(),
+      template: { module: 'local/demo-cluster', version: 'v1' },
+      provision: { action: 'plan', variables: { name: 'built-3' } },
+      ...extra,
+    });
+    server.use(
+      http.post(`${BASE}/v1/clusters`, () => {
+        state.clusters.push(built());
+        return HttpResponse.json(built(), { status: 201 });
+      }),
+    );
+    const dialog = await openBuildForm();
+    set(dialog, 'Name', 'built-3');
+    await chooseTemplate(dialog);
+    set(dialog, 'Variable zones', '["a"]');
+    const register = dialog.getByRole('button', { name: 'Register' });
+    await waitFor(() => expect(register).toBeEnabled());
+    await userEvent.click(register);
+    expect(await dialog.findByTestId('build-progress')).toHaveTextContent(
+      'Plan: starting',
+    );
+
+    // the clusters pass writes Connected False NoConnection; the plan Job runs
+    const pending = [
+      {
+        type: 'Connected',
+        status: 'False' as const,
+        reason: 'NoConnection',
+        message: 'spec.connection is not set',
+        lastTransitionTime: new Date().toISOString(),
+      },
+      {
+        type: 'Registered',
+        status: 'False' as const,
+        reason: 'WaitingForConnection',
+        message: 'registration waits for Connected',
+        lastTransitionTime: new Date().toISOString(),
+      },
+    ];
+    const job = {
+      action: 'plan',
+      generation: 1,
+      job: 'tofu-built-3-1-plan',
+    };
+    state.clusters[1] = built({
+      conditions: pending,
+      provision: {
+        action: 'plan',
+        status: {
+          ...job,
+          phase: 'Running',
+          message: 'Pod tofu-built-3-1-plan-x is Running',
+        },
+      },
+    });
+    await waitFor(() =>
+      expect(dialog.getByTestId('step-Job')).toHaveTextContent(
+        'Plan: Running…Job tofu-built-3-1-plan: Pod tofu-built-3-1-plan-x is Running',
+      ),
+    );
+    const progress = dialog.getByTestId('registration-progress');
+    expect(progress).not.toHaveTextContent(
+      /Stuck|NoConnection|remove the cluster/,
+    );
+    expect(dialog.queryByTestId('step-Connected')).toBeNull();
+
+    state.clusters[1] = built({
+      conditions: pending,
+      provision: {
+        action: 'plan',
+        status: {
+          ...job,
+          phase: 'Succeeded',
+          message: 'plan: 1 to add, 0 to change, 0 to destroy',
+          summary: {
+            add: 1,
+            change: 0,
+            destroy: 0,
+            resources: [
+              { address: 'terraform_data.cluster', actions: ['create'] },
+            ],
+          },
+        },
+      },
+    });
+    const summary = await dialog.findByTestId('plan-summary');
+    expect(summary).toHaveTextContent(
+      'Plan: 1 to add, 0 to change, 0 to destroy',
+    );
+    expect(summary).toHaveTextContent('terraform_data.cluster create');
+    expect(progress).toHaveTextContent(
+      "Nothing is built yet. Review the plan, then Apply it from the cluster's panel",
+    );
+    expect(progress).not.toHaveTextContent(/Stuck|NoConnection/);
   });
 });
 

@@ -5,6 +5,7 @@ import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { useClusterProgress } from '../../hooks/useClusterProgress';
 import { stuckCondition } from '../../lib/clusterStatus';
 import { GitopsPathCell } from '../GitopsPathCell';
+import { BuildProgress } from './BuildProgress';
 import { RegistrationStep } from './RegistrationStep';
 
 export interface RegistrationProgressProps {
@@ -19,22 +20,31 @@ export const RegistrationProgress = ({
   pollIntervalMs,
 }: RegistrationProgressProps) => {
   const { cluster, error, done } = useClusterProgress(created, pollIntervalMs);
-  const stuck = stuckCondition(cluster);
+  // a cluster built with OpenTofu has no connection until an apply gives it one: until then its
+  // Job is the progress, and Connected False NoConnection is not a failure (issue 23.3)
+  const building = !!cluster.template && cluster.connection === 'none';
+  const stuck = building ? undefined : stuckCondition(cluster);
   return (
     <Box data-testid="registration-progress">
       <Typography variant="body1" paragraph>
         Cluster <strong>{cluster.name}</strong> was created.
       </Typography>
-      <RegistrationStep
-        cluster={cluster}
-        type="Connected"
-        waiting="Reaching the API server and reading its version and nodes…"
-      />
-      <RegistrationStep
-        cluster={cluster}
-        type="Registered"
-        waiting="Writing the Argo CD cluster Secret and the app-of-apps in the gitops repo…"
-      />
+      {building ? (
+        <BuildProgress cluster={cluster} />
+      ) : (
+        <>
+          <RegistrationStep
+            cluster={cluster}
+            type="Connected"
+            waiting="Reaching the API server and reading its version and nodes…"
+          />
+          <RegistrationStep
+            cluster={cluster}
+            type="Registered"
+            waiting="Writing the Argo CD cluster Secret and the app-of-apps in the gitops repo…"
+          />
+        </>
+      )}
       {done && (
         <Alert severity="success">
           <Typography variant="body2">
@@ -59,8 +69,9 @@ export const RegistrationProgress = ({
       )}
       {!done && (
         <Typography variant="caption" color="textSecondary" display="block">
-          You can close this dialog: registration goes on, and the Clusters
-          table shows it.
+          {building
+            ? "You can close this dialog: the Job goes on, and the cluster's panel shows it."
+            : 'You can close this dialog: registration goes on, and the Clusters table shows it.'}
         </Typography>
       )}
     </Box>
