@@ -34,7 +34,10 @@ const validator = makeValidator();
  * @public
  */
 export function childClusterEntity(
-  child: DiscoveredCluster,
+  child: Pick<
+    DiscoveredCluster,
+    'name' | 'server' | 'sourceNamespace' | 'provider' | 'state'
+  >,
   options: ClusterEntityOptions,
 ): Entity {
   const { name } = child;
