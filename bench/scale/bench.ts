@@ -6,6 +6,7 @@
  * is stubbed (it allows). Every address is loopback.
  */
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import express from 'express';
 import fs from 'node:fs';
@@ -40,15 +41,37 @@ import {
 } from '../../plugins/infrared-backend/src/gitops';
 import { arg, percentile, quiet, sleep } from '../registration/bench';
 
+/**
+ * `count` kubeconfigs of one cluster, each at an address of its own (one registration per API
+ * server, issue 23.1), from bench/scale/aliases.js in a child process: the forwarding costs this
+ * process nothing. The child stops when this process ends or calls stop().
+ */
+async function aliasesInChild(statePath: string, count: number) {
+  const child = spawn(
+    process.execPath,
+    [path.join(__dirname, 'aliases.js'), statePath, 'workload-a', `${count}`],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  const kubeconfigs = await new Promise<string[]>((resolve, reject) => {
+    child.stdout.on('data', chunk => {
+      out += chunk;
+      if (out.includes('\n')) resolve(JSON.parse(out));
+    });
+    child.once('exit', code => reject(new Error(`aliases.js exited ${code}`)));
+  });
+  return { kubeconfigs, stop: () => child.stdin.end() };
+}
+
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
-/** Counts the TCP connections this process opens to `port` while `fn` runs. */
-async function connectionsTo<T>(port: number, fn: () => Promise<T>) {
+/** Counts the TCP connections this process opens to `ports` while `fn` runs. */
+async function connectionsTo<T>(ports: Set<number>, fn: () => Promise<T>) {
   let opened = 0;
   const onSocket = ({ socket }: any) =>
     socket.once('connect', () => {
-      if (socket.remotePort === port) opened++;
+      if (ports.has(socket.remotePort)) opened++;
     });
   diagnostics.subscribe('net.client.socket', onSocket);
   try {
@@ -89,6 +112,7 @@ export async function main(): Promise<void> {
     clusters: ['management', 'workload-a'],
     ownerPid: process.pid,
   });
+  let stopAliases = () => {};
   try {
     const management = cp.cluster('management');
     const workload = cp.cluster('workload-a');
@@ -155,7 +179,9 @@ export async function main(): Promise<void> {
     const rssBefore = process.memoryUsage().rss;
     const heapBefore = process.memoryUsage().heapUsed;
 
-    // 1. N registrations at once through the API
+    // 1. N registrations at once through the API, each at an address of its own
+    const aliases = await aliasesInChild(cp.statePath, scale + 5);
+    stopAliases = aliases.stop;
     const t0 = Date.now();
     const names = Array.from({ length: scale }, (_, i) => `scale-${i}`);
     const latencies: number[] = [];
@@ -167,7 +193,7 @@ export async function main(): Promise<void> {
             headers: { 'Content-Type': 'application/json' },
             body: JSON.stringify({
               name,
-              kubeconfig: workload.kubeconfig,
+              kubeconfig: aliases.kubeconfigs[names.indexOf(name)],
               flavor: 'k3s',
               provider: 'local',
             }),
@@ -222,13 +248,17 @@ export async function main(): Promise<void> {
     );
 
     // 2. Steady passes: management requests, connections to the workload API server
-    const workloadPort = Number(new URL(workload.server).port);
+    const workloadPorts = new Set(
+      aliases.kubeconfigs.map(k =>
+        Number(new URL(kubeConfigFromText(k).getCurrentCluster()!.server).port),
+      ),
+    );
     const profileFile = argText('profile');
     for (const label of ['steady pass', 'steady pass again']) {
       counter.reset();
       probeCounter.reset();
       const cpu0 = process.cpuUsage();
-      const { result: pass, opened } = await connectionsTo(workloadPort, () =>
+      const { result: pass, opened } = await connectionsTo(workloadPorts, () =>
         label === 'steady pass again' && profileFile
           ? cpuProfile(profileFile, () => reconciler.reconcileAll())
           : reconciler.reconcileAll(),
@@ -276,7 +306,7 @@ export async function main(): Promise<void> {
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({
           name,
-          kubeconfig: workload.kubeconfig,
+          kubeconfig: aliases.kubeconfigs[scale + i],
           flavor: 'k3s',
           provider: 'local',
         }),
@@ -348,6 +378,7 @@ export async function main(): Promise<void> {
     server.close();
     await watched.stop();
   } finally {
+    stopAliases();
     await cp.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
