@@ -170,6 +170,14 @@ export interface Config {
        */
       runnerStatusFile?: string;
       /**
+       * Watch the OpenTofu Jobs and their Pods (needs `watch` on jobs and pods in the Jobs'
+       * namespace: deploy/rbac/50-tofu.yaml grants it), so a Pod that starts and a Job that ends
+       * reach the Cluster's status within a pass instead of at the next scheduled one. Default
+       * false (tests that share one control plane between backends of different configurations
+       * would pass over each other's Clusters); app-config.yaml turns it on.
+       */
+      watch?: boolean;
+      /**
        * Time between passes, e.g. `15s`, an ISO duration or `{ seconds: 15 }`. Default 15 s. An API
        * write (POST /v1/clusters with a template, the action route) runs a pass at once.
        */

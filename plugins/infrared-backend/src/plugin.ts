@@ -178,6 +178,9 @@ export const infraredPlugin = createBackendPlugin({
               api: kube.management.api,
               kube: provisioningApi,
               rootDir: findRepoRoot(),
+              // infrared.provisioning.watch: a Job's change passes at once
+              watchClient: kube.management.client,
+              lifecycle: deps.lifecycle,
               // a built cluster got its connection: registration starts at once
               onRegistered: () => {
                 scheduler

@@ -10,7 +10,13 @@ describe('readProvisioningConfig', () => {
       kubeconfigOutput: 'kubeconfig',
       namespace: 'infrared-tofu',
       allow: { images: ['ghcr.io/opentofu/opentofu:1.10'], sources: [] },
+      watch: false,
     });
+    expect(
+      readProvisioningConfig(
+        new ConfigReader({ infrared: { provisioning: { watch: true } } }),
+      ).watch,
+    ).toBe(true);
   });
 
   it("namespace and allow-lists: by default the templates' images and sources; config replaces them", () => {

@@ -40,6 +40,11 @@ export interface ProvisioningConfig {
    * prepares what runs the Jobs (devenv's .data/devenv/prepare.json); unset: always ready.
    */
   runnerStatusFile?: string;
+  /**
+   * `infrared.provisioning.watch`, default false: watch the Jobs and their Pods, so a change is
+   * passed at once (the schedule stays the resync).
+   */
+  watch: boolean;
 }
 
 function readNamespace(config: Config): string {
@@ -157,5 +162,6 @@ export function readProvisioningConfig(
     runnerStatusFile: config.getOptionalString(
       'infrared.provisioning.runnerStatusFile',
     ),
+    watch: config.getOptionalBoolean('infrared.provisioning.watch') ?? false,
   };
 }

@@ -1,13 +1,16 @@
 import type {
+  LifecycleService,
   LoggerService,
   RootConfigService,
   SchedulerService,
 } from '@backstage/backend-plugin-api';
 import type {
+  KubeClient,
   ManagementApi,
   ProvisioningKubeApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import { readProvisioningConfig } from './config';
+import { startTofuJobWatch } from './jobWatch';
 import { ProvisioningReconciler } from './reconciler';
 import { ProvisioningService } from './service';
 
@@ -24,6 +27,13 @@ export interface CreateProvisioningOptions {
   rootDir?: string;
   /** Called after a built Cluster got its connection (the wiring triggers registration). */
   onRegistered?: (name: string) => void;
+  /**
+   * With `infrared.provisioning.watch` on: the management cluster's client the Jobs and Pods are
+   * watched with (a change runs a pass here at once).
+   */
+  watchClient?: KubeClient;
+  /** Stops the watch on shutdown. */
+  lifecycle?: LifecycleService;
 }
 
 /**
@@ -96,6 +106,15 @@ export async function createProvisioning(
         }
       });
   };
+  if (settings.watch && options.watchClient) {
+    const watch = startTofuJobWatch({
+      client: options.watchClient,
+      namespace: settings.namespace,
+      logger,
+      onChange: () => passNow(),
+    });
+    options.lifecycle?.addShutdownHook(() => watch.stop());
+  }
   return new ProvisioningService({
     api: options.api,
     kube: options.kube,
