@@ -26,7 +26,11 @@ import { gatedScheduler, startInstallationGuard } from './installation';
 import { infraredKubeServiceRef } from './kube';
 import { createPlacement, PlacementService } from './placement';
 import { createProvisioning, ProvisioningService } from './provisioning';
-import { discoveredClustersOptions, registerRegistrarTask } from './registrar';
+import {
+  discoveredClustersOptions,
+  registerRegistrarTask,
+  withRegistrarStatus,
+} from './registrar';
 import { scrubbingLogger } from './logging/scrubbingLogger';
 import { schedulePermissionPolicyCheck } from './permissionPolicy';
 
@@ -134,6 +138,10 @@ export const infraredPlugin = createBackendPlugin({
             discovered: registrar
               ? discoveredClustersOptions(config)
               : undefined,
+            // each child with the registrar's last pass (issue 23.1)
+            withPasses:
+              registrar &&
+              (listed => withRegistrarStatus(listed, registrar.status)),
             onClusterChanged: (cluster, change) => {
               const eventPayload: InfraredClusterEventPayload = {
                 cluster,

@@ -3,6 +3,7 @@ import type {
   RootConfigService,
   SchedulerService,
 } from '@backstage/backend-plugin-api';
+import type { DiscoveredClusterInput } from '@infrared-clusters/plugin-infrared-common';
 import {
   listDiscoveredClusters,
   type ClusterProber,
@@ -32,6 +33,11 @@ export interface CreateClustersOptions {
    * the registrar does not run. The wiring passes it, so clusters/ never reads registrar/ config.
    */
   discovered?: DiscoveredClustersOptions;
+  /**
+   * Adds what the registrar's last pass knows to the listed children (and the children it skipped
+   * without a Secret); the wiring passes it.
+   */
+  withPasses?: (listed: DiscoveredClusterInput[]) => DiscoveredClusterInput[];
   /** The Clusters a watch keeps current: the REST list reads them instead of sending a LIST. */
   watchedClusters?: WatchedClusters;
   /**
@@ -104,7 +110,13 @@ export async function createClusters(
       ? new ClusterListCache(options.watchedClusters)
       : undefined,
     listDiscovered: options.discovered
-      ? () => listDiscoveredClusters(api.secrets, options.discovered)
+      ? async () => {
+          const listed = await listDiscoveredClusters(
+            api.secrets,
+            options.discovered,
+          );
+          return options.withPasses?.(listed) ?? listed;
+        }
       : undefined,
   });
 }

@@ -10,3 +10,8 @@ export {
   REGISTRAR_CONFIG_KEY,
   type RegistrarSettings,
 } from './config';
+export {
+  RegistrarStatus,
+  withRegistrarStatus,
+  type RegistrarChildStatus,
+} from './status';

@@ -19,6 +19,8 @@ import {
   type RegistrarPassReport,
 } from '@infrared-clusters/plugin-infrared-node';
 
+import type { RegistrarStatus } from './status';
+
 /** A kubeconfig as -node loads it (@kubernetes/client-node's KubeConfig). */
 export type KubeConfig = KubeClient['kubeConfig'];
 
@@ -52,6 +54,8 @@ export interface RegistrarReplicaDeps {
   /** Where the watches connect; none: no watches, the schedule alone. */
   watchConfig?: KubeConfig;
   leaderElection?: LeaderElectionOptions;
+  /** Keeps each pass's outcome per child, for the Clusters page. */
+  status?: RegistrarStatus;
   /** After each pass that was not aborted (the children's gitops files); its errors are logged. */
   afterPass?: (report: RegistrarPassReport) => Promise<void>;
   /**
@@ -180,6 +184,7 @@ export class RegistrarReplica {
     });
     this.last = last;
     this.passes++;
+    this.deps.status?.record(last);
     if (this.deps.afterPass && !last.aborted && !last.dryRun) {
       await this.deps
         .afterPass(last)

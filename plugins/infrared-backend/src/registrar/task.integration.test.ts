@@ -103,6 +103,37 @@ describe('the registrar task is watch-driven', () => {
         `/api/v1/namespaces/${target}/secrets/cluster-${cluster}`,
       );
       expect(secret.body.metadata.labels[`${P}source-namespace`]).toBe(ns);
+      // what the Clusters page is told of it (issue 23.1)
+      const registered = task!.status.get(ns);
+      expect(registered).toEqual({
+        namespace: ns,
+        cluster,
+        pass: {
+          outcome: 'registered',
+          at: expect.any(String),
+          since: expect.any(String),
+          message: `Argo CD Secret cluster-${cluster} created for https://192.0.2.77:6443`,
+        },
+      });
+
+      // a managed namespace without a kubeconfig Secret: skipped, and why
+      const bare = uniqueName('k3k');
+      await createNamespace(bare, {
+        [`${P}managed-by`]: managedBy,
+        [`${P}cluster`]: uniqueName('bare'),
+      });
+      await fn!(new AbortController().signal);
+      expect(task!.status.get(ns)?.pass).toMatchObject({
+        outcome: 'unchanged',
+      });
+      expect(task!.status.get(ns)!.pass.since).not.toBe(registered!.pass.since);
+      expect(task!.status.get(bare)?.pass).toMatchObject({
+        outcome: 'skipped',
+        reason: 'no_kubeconfig',
+        message: expect.stringContaining(
+          `no kubeconfig Secret yet in namespace ${bare}`,
+        ),
+      });
     } finally {
       task?.stop();
     }

@@ -15,6 +15,7 @@ import {
 import { createManagementClient } from '../kube';
 import { discoveredClustersOptions, readRegistrarConfig } from './config';
 import { RegistrarGitops, type RegistrarGitopsOptions } from './gitops';
+import { RegistrarStatus } from './status';
 import {
   RegistrarReplica,
   REGISTRAR_TASK_ID,
@@ -76,6 +77,8 @@ export interface RegistrarTask {
   trigger(): Promise<void>;
   /** The last pass's report, for the API and tests. */
   lastReport(): RegistrarPassReport | undefined;
+  /** The last pass's outcome per child in this backend (the Clusters page). */
+  status: RegistrarStatus;
   /** Stops the watches and leader election, releasing a held Lease (the schedule stays Backstage's). */
   stop(): Promise<void>;
   /**
@@ -124,7 +127,9 @@ export async function registerRegistrarTask(
           logger,
         })
       : undefined;
+  const status = new RegistrarStatus();
   const replica = new RegistrarReplica({
+    status,
     api: deps.api ?? new KubeRegistrarApi(client!),
     options,
     logger,
@@ -164,6 +169,7 @@ export async function registerRegistrarTask(
     options,
     trigger: () => scheduler.triggerTask(REGISTRAR_TASK_ID),
     lastReport: () => replica.last,
+    status,
     stop,
     leadership: () => replica.leadership(),
     passes: () => replica.passes,

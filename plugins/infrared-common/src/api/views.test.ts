@@ -110,4 +110,49 @@ describe('discoveredClusterView', () => {
       discoveredClusterView({ ...input, provider: '' }).discovered,
     ).not.toHaveProperty('provider');
   });
+
+  it("gives a Registered condition from the registrar's last pass (issue 23.1)", () => {
+    const unchanged = discoveredClusterView({
+      ...input,
+      secret: 'cluster-team-a-dev-2',
+      lastPass: {
+        outcome: 'unchanged',
+        at: '2026-12-02T05:00:10Z',
+        since: '2026-12-02T04:30:00Z',
+      },
+    });
+    expect(unchanged.argoSecret).toBe('cluster-team-a-dev-2');
+    expect(unchanged.discovered).toMatchObject({ registered: true });
+    expect(unchanged.conditions).toEqual([
+      {
+        type: 'Registered',
+        status: 'True',
+        reason: 'Unchanged',
+        message:
+          "The registrar's last pass: unchanged: Argo CD Secret cluster-team-a-dev-2 is up to date for https://team-a-dev.k3k.svc:6443.",
+        lastTransitionTime: '2026-12-02T04:30:00Z',
+      },
+    ]);
+
+    const skipped = discoveredClusterView({
+      ...input,
+      server: '',
+      registered: false,
+      lastPass: {
+        outcome: 'skipped',
+        at: '2026-12-02T05:00:10Z',
+        since: '2026-12-02T05:00:10Z',
+        reason: 'no_kubeconfig',
+        message: 'no kubeconfig Secret yet in namespace team-a',
+      },
+    });
+    expect(skipped).not.toHaveProperty('argoSecret');
+    expect(skipped).not.toHaveProperty('argoServer');
+    expect(skipped.conditions[0]).toMatchObject({
+      status: 'False',
+      reason: 'Skipped',
+      message:
+        "The registrar's last pass: skipped (no_kubeconfig): no kubeconfig Secret yet in namespace team-a.",
+    });
+  });
 });

@@ -5,6 +5,7 @@ import type {
   ClusterList as ClusterListBody,
   DiscoveredFrom as DiscoveredFromBody,
   HealthStatus as HealthStatusBody,
+  RegistrarChildPass as RegistrarChildPassBody,
 } from '../schema/openapi';
 
 /*
@@ -34,40 +35,103 @@ export type ClusterView = Cluster;
 export type DiscoveredFrom = DiscoveredFromBody;
 
 /**
- * A child cluster the registrar registered in Argo CD, as the Clusters page lists it.
+ * What the registrar's last pass did with a discovered child.
+ *
+ * @public
+ */
+export type RegistrarChildPass = RegistrarChildPassBody;
+
+/**
+ * A child cluster the registrar found, as the Clusters page lists it: from its Argo CD Secret,
+ * and from the registrar's last pass when this backend ran one.
  *
  * @public
  */
 export interface DiscoveredClusterInput {
   name: string;
+  /** The Argo CD Secret's name; default `cluster-<name>`. */
+  secret?: string;
   server: string;
   sourceNamespace: string;
   provider: string;
   state: 'active' | 'demoted';
+  /** Whether its Argo CD Secret exists; default true. */
+  registered?: boolean;
+  lastPass?: RegistrarChildPass;
+}
+
+const PASS_REASONS: Record<RegistrarChildPass['outcome'], string> = {
+  registered: 'Registered',
+  updated: 'Updated',
+  unchanged: 'Unchanged',
+  skipped: 'Skipped',
+  failed: 'Failed',
+  removed: 'Removed',
+};
+
+/**
+ * The Registered condition of a discovered child, from the registrar's last pass: True while its
+ * Argo CD Secret exists and the pass kept it (registered, updated, unchanged), False when the pass
+ * skipped or failed it. Since when the passes give that outcome; none before a pass.
+ */
+function registeredCondition(
+  input: DiscoveredClusterInput,
+  secret: string,
+): ClusterCondition | undefined {
+  const pass = input.lastPass;
+  if (!pass) return undefined;
+  const registered = input.registered !== false;
+  const kept = ['registered', 'updated', 'unchanged'].includes(pass.outcome);
+  const status = registered && kept ? 'True' : 'False';
+  const detail = pass.reason ? ` (${pass.reason})` : '';
+  const said =
+    pass.message ??
+    (pass.outcome === 'unchanged'
+      ? `Argo CD Secret ${secret} is up to date for ${input.server}`
+      : '');
+  return {
+    type: 'Registered',
+    status,
+    reason: PASS_REASONS[pass.outcome],
+    message: `The registrar's last pass: ${pass.outcome}${detail}${
+      said ? `: ${said}` : ''
+    }.`,
+    lastTransitionTime: pass.since,
+  };
 }
 
 /**
- * The view of a discovered child cluster: no Cluster resource, only its Argo CD Secret.
+ * The view of a discovered child cluster: no Cluster resource, only its Argo CD Secret (when it
+ * has one) and what the registrar's last pass did with it.
  *
  * @public
  */
 export function discoveredClusterView(
   input: DiscoveredClusterInput,
 ): ClusterView {
+  const secret = input.secret ?? `cluster-${input.name}`;
+  const registered = input.registered !== false;
+  const condition = registeredCondition(input, secret);
   const view: ClusterView = {
     name: input.name,
     type: 'workload',
     connection: 'none',
-    conditions: [],
+    conditions: condition ? [condition] : [],
     createdAt: '',
-    argoSecret: `cluster-${input.name}`,
-    argoServer: input.server,
     discovered: {
       sourceNamespace: input.sourceNamespace,
       state: input.state,
     },
   };
+  if (registered) {
+    view.argoSecret = secret;
+    if (input.server) view.argoServer = input.server;
+  }
   if (input.provider) view.discovered!.provider = input.provider;
+  if (input.lastPass) {
+    view.discovered!.registered = registered;
+    view.discovered!.lastPass = { ...input.lastPass };
+  }
   return view;
 }
 

@@ -14,7 +14,12 @@ import {
 } from './labels';
 import type { RegistrarOptions, RegistrarProvider } from './options';
 import { secretValue } from './secrets';
-import type { NamespaceObject, RegistrarLog, RegistrarSecret } from './types';
+import type {
+  NamespaceObject,
+  RegistrarLog,
+  RegistrarSecret,
+  SkipReason,
+} from './types';
 import { dns1123SubdomainError } from './validation';
 
 /** Kubeconfig inspections by content: the same bytes always give the same answer. */
@@ -102,7 +107,12 @@ export function findKubeconfigCandidates(
 
 export type DiscoverResult =
   | { ok: true; child: DiscoveredChild; logs: RegistrarLog[] }
-  | { ok: false; logs: RegistrarLog[] };
+  | {
+      ok: false;
+      logs: RegistrarLog[];
+      /** Why, for the Clusters page: the cluster named (when labelled), a code and a sentence. */
+      skip: { cluster?: string; reason: SkipReason; message: string };
+    };
 
 type Inspected = Extract<ReturnType<typeof inspectKubeconfig>, { ok: true }>;
 
@@ -126,6 +136,23 @@ function clusterNameRefusal(
     message: 'cluster name does not yield a valid Secret name; skipping',
     fields: { namespace, cluster, reason: nameErr },
   };
+}
+
+/** The skip a refused cluster name means, from its log. */
+function skipOf(
+  refused: RegistrarLog,
+): Extract<DiscoverResult, { ok: false }>['skip'] {
+  const { namespace, cluster, label, reason } = refused.fields;
+  return cluster
+    ? {
+        cluster: String(cluster),
+        reason: 'invalid_cluster_name',
+        message: `cluster name "${cluster}" does not yield a valid Secret name: ${reason}`,
+      }
+    : {
+        reason: 'no_cluster_label',
+        message: `namespace ${namespace} is managed but has no ${label} label`,
+      };
 }
 
 function noCandidateLog(
@@ -236,15 +263,21 @@ export function discoverChild(
   const label = registrarKeys(options.labelPrefix).cluster;
   const cluster = ns.metadata.labels?.[label] ?? '';
   const refused = clusterNameRefusal(namespace, cluster, label);
-  if (refused) return { ok: false, logs: [refused] };
+  if (refused) return { ok: false, logs: [refused], skip: skipOf(refused) };
   const { candidates, namedButKeyless } = findKubeconfigCandidates(
     secrets,
     options.providers,
   );
   if (candidates.length === 0) {
+    const log = noCandidateLog(namespace, cluster, namedButKeyless);
     return {
       ok: false,
-      logs: [noCandidateLog(namespace, cluster, namedButKeyless)],
+      logs: [log],
+      skip: {
+        cluster,
+        reason: 'no_kubeconfig',
+        message: `no kubeconfig Secret yet in namespace ${namespace}: ${log.fields.reason}`,
+      },
     };
   }
   const parseErrors: string[] = [];
@@ -281,6 +314,13 @@ export function discoverChild(
         fields: { namespace, cluster, errors: parseErrors.join(' | ') },
       },
     ],
+    skip: {
+      cluster,
+      reason: 'unusable_kubeconfig',
+      message: `no usable kubeconfig in namespace ${namespace}: ${parseErrors.join(
+        ' | ',
+      )}`,
+    },
   };
 }
 

@@ -42,6 +42,7 @@ describe('listDiscoveredClusters', () => {
     expect(got).toEqual([
       {
         name: 'a',
+        secret: 'cluster-a',
         server: 'https://a:6443',
         sourceNamespace: 'ns-a',
         provider: 'k3k',
@@ -49,6 +50,7 @@ describe('listDiscoveredClusters', () => {
       },
       {
         name: 'b',
+        secret: 'cluster-b',
         server: 'https://b:6443',
         sourceNamespace: 'ns-b',
         provider: 'k3k',

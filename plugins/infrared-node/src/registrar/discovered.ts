@@ -12,6 +12,8 @@ import type { RegistrarSecret, RegistrationState } from './types';
 export interface DiscoveredCluster {
   /** The Argo CD cluster name. */
   name: string;
+  /** The Argo CD Secret's name (in the target namespace); listDiscoveredClusters sets it. */
+  secret?: string;
   server: string;
   /** The namespace it was discovered in ('' when the Secret records none). */
   sourceNamespace: string;
@@ -60,6 +62,7 @@ export function discoveredClustersFromSecrets(
           secretValue(s, 'name') ||
           labels[keys.cluster] ||
           s.metadata.name.replace(/^cluster-/, ''),
+        secret: s.metadata.name,
         server: secretServer(s),
         sourceNamespace: labels[keys.sourceNamespace] ?? '',
         provider: labels[keys.provider] ?? '',

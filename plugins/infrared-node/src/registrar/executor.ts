@@ -19,9 +19,11 @@ import {
   type RegistrarPassReport,
 } from './execute/report';
 import { writePlan } from './execute/write';
+import { childOutcomes, type RegistrarWriteResult } from './execute/outcomes';
 
 export { SOURCE_SECRET_FIELD_SELECTOR } from './plan';
 export type { RegistrarPassReport } from './execute/report';
+export { childOutcomes, type RegistrarWriteResult } from './execute/outcomes';
 
 /** @public */
 export interface RunRegistrarPassDeps {
@@ -186,6 +188,7 @@ export async function runRegistrarPass(
     if (s.metadata.namespace === options.targetNamespace)
       target.set(s.metadata.name, s);
   }
+  const results: RegistrarWriteResult[] = [];
   if (options.dryRun) {
     for (const a of plan.actions) emit(logger, dryRunLog(a));
   } else {
@@ -197,12 +200,14 @@ export async function runRegistrarPass(
         report,
         target,
         cache,
+        results,
         concurrency: deps.concurrency ?? 8,
       },
       plan,
     );
     if (signal?.aborted) report.aborted = true;
   }
+  report.outcomes = childOutcomes(plan, results, { dryRun: options.dryRun });
   auditTarget(
     target.values(),
     options,

@@ -268,6 +268,7 @@ describe('registrar on a real control plane', () => {
       expect(listed).toEqual([
         {
           name,
+          secret: `cluster-${name}`,
           server: `https://localhost:${port}`,
           sourceNamespace: `k3k-${name}`,
           provider: 'k3k',

@@ -170,6 +170,68 @@ export interface RegistrarMetricsSnapshot {
   unroutedSecrets: number;
 }
 
+/**
+ * Why a pass did not register a managed namespace's child although nothing failed: the planner's
+ * own verdicts, not a refused write (those are conflicts).
+ *
+ * @public
+ */
+export const SKIP_REASONS = [
+  'no_cluster_label',
+  'invalid_cluster_name',
+  'no_kubeconfig',
+  'unusable_kubeconfig',
+  'not_managed',
+  'terminating',
+] as const;
+/** @public */
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/**
+ * One reconcile key as the planner evaluated it: the child's cluster name when it knows one, and
+ * why it skipped it (no Secret written or kept up to date) when it did.
+ *
+ * @public
+ */
+export interface RegistrarPlanChild {
+  namespace: string;
+  cluster?: string;
+  skip?: { reason: SkipReason; message: string };
+}
+
+/**
+ * What the last pass did with one child (a reconcile key: its source namespace):
+ * `registered` (its Argo CD Secret created), `updated` (rewritten, adopted or superseded by a
+ * rename), `unchanged` (already up to date), `skipped` (not registered: `reason` says why, a
+ * conflict's or a skip's), `failed` (a read or write failed: retried next pass), `removed` (its
+ * Secret deleted: the namespace is gone or another incarnation).
+ *
+ * @public
+ */
+export const CHILD_OUTCOMES = [
+  'registered',
+  'updated',
+  'unchanged',
+  'skipped',
+  'failed',
+  'removed',
+] as const;
+/** @public */
+export type ChildOutcomeKind = (typeof CHILD_OUTCOMES)[number];
+
+/** @public */
+export interface RegistrarChildOutcome {
+  /** The source namespace (the reconcile key). */
+  namespace: string;
+  /** The Argo CD cluster name, when the pass knew it. */
+  cluster?: string;
+  outcome: ChildOutcomeKind;
+  /** `skipped`: a ConflictReason or SkipReason; `removed`: a DeleteReason. */
+  reason?: string;
+  /** One sentence; never a credential. */
+  message?: string;
+}
+
 /** @public */
 export interface RegistrarPlan {
   /** Sorted reconcile keys: managed namespaces ∪ source namespaces of owned Secrets. */
@@ -187,4 +249,6 @@ export interface RegistrarPlan {
   needs: string[];
   /** The metrics this pass would publish (registrations as they stand after `actions`). */
   metrics: RegistrarMetricsSnapshot;
+  /** Every key evaluated, in key order (not the ones still needing a namespace lookup). */
+  children?: RegistrarPlanChild[];
 }

@@ -4,7 +4,11 @@ import type { RegistrarLogger } from '../logger';
 import type { RegistrarMetrics } from '../metrics';
 import type { RegistrarOptions } from '../options';
 import { withData } from '../secrets';
-import type { RegistrarConflict, RegistrarSecret } from '../types';
+import type {
+  RegistrarChildOutcome,
+  RegistrarConflict,
+  RegistrarSecret,
+} from '../types';
 
 /** @public */
 export interface RegistrarPassReport {
@@ -33,6 +37,8 @@ export interface RegistrarPassReport {
   conflicts: RegistrarConflict[];
   /** Per-namespace failures; the other namespaces were still reconciled. */
   errors: string[];
+  /** What the pass did with each child (reconcile key), in key order; see childOutcomes. */
+  outcomes: RegistrarChildOutcome[];
   dryRun: boolean;
   aborted: boolean;
 }
@@ -58,6 +64,7 @@ export function emptyPassReport(
     deleted: 0,
     conflicts: [],
     errors: [],
+    outcomes: [],
     dryRun,
     aborted: false,
   };

@@ -7,6 +7,7 @@ import { writeBatches, writeFailure, writtenLog } from '../plan';
 import type { SecretDataCache } from '../reads';
 import type { RegistrarAction, RegistrarPlan, RegistrarSecret } from '../types';
 import { applyRegistrarAction } from './apply';
+import type { RegistrarWriteResult } from './outcomes';
 import type { RegistrarPassReport } from './report';
 
 /** What the writes of a pass update as they land. */
@@ -22,6 +23,8 @@ export interface WriteContext {
   signal?: AbortSignal;
   /** Writes in flight at once. */
   concurrency: number;
+  /** What became of each write, for the pass's outcomes per child. */
+  results?: RegistrarWriteResult[];
 }
 
 const COUNTED = {
@@ -49,6 +52,7 @@ async function write(ctx: WriteContext, a: RegistrarAction): Promise<void> {
       cache.set(stored);
     }
     report[COUNTED[a.type]]++;
+    ctx.results?.push({ action: a, status: 'written' });
     if (a.type === 'update' && a.adoption) ctx.metrics?.adoption();
     emit(ctx.logger, writtenLog(a));
   } catch (e) {
@@ -60,7 +64,20 @@ async function write(ctx: WriteContext, a: RegistrarAction): Promise<void> {
     if (failure.gone && a.type === 'delete') target.delete(a.name);
     if (failure.log) emit(ctx.logger, failure.log);
     if (failure.error) report.errors.push(failure.error);
+    ctx.results?.push(writeResult(a, failure));
   }
+}
+
+function writeResult(
+  action: RegistrarAction,
+  failure: ReturnType<typeof writeFailure>,
+): RegistrarWriteResult {
+  if (failure.conflict) {
+    return { action, status: 'conflict', conflict: failure.conflict };
+  }
+  if (failure.error) return { action, status: 'failed', error: failure.error };
+  // a delete's object already gone is what it wanted
+  return { action, status: failure.gone ? 'written' : 'left' };
 }
 
 /**

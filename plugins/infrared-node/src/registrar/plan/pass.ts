@@ -7,6 +7,7 @@ import {
   type ConflictReason,
   type RegistrarObserved,
   type RegistrarPlan,
+  type RegistrarPlanChild,
 } from '../types';
 import {
   collectGone,
@@ -21,6 +22,8 @@ import { PlanState } from './state';
 function reconcileKey(state: PlanState, key: string) {
   const known = state.namespaceState(key);
   if (known.kind === 'unknown') return;
+  const child: RegistrarPlanChild = { namespace: key };
+  state.children.push(child);
   if (known.kind === 'error') {
     // Nothing is proven, so nothing may be collected.
     state.errors.push({ namespace: key, message: known.message });
@@ -35,7 +38,13 @@ function reconcileKey(state: PlanState, key: string) {
     return;
   }
   const ns = known.ns;
+  const labelled = ns.metadata.labels?.[state.keys.cluster];
+  if (labelled) child.cluster = labelled;
   if (ns.metadata.labels?.[state.keys.managedBy] !== state.options.managedBy) {
+    child.skip = {
+      reason: 'not_managed',
+      message: `namespace ${key} no longer carries ${state.keys.managedBy}=${state.options.managedBy}; its registrations are left alone`,
+    };
     state.log(
       'warn',
       'namespace no longer carries the ownership label; leaving its registrations alone',
@@ -44,6 +53,10 @@ function reconcileKey(state: PlanState, key: string) {
     return;
   }
   if (ns.metadata.deletionTimestamp) {
+    child.skip = {
+      reason: 'terminating',
+      message: `namespace ${key} is being deleted`,
+    };
     state.log('debug', 'skipping terminating namespace', { namespace: key });
     keepWhileTerminating(state, key);
     return;
@@ -51,7 +64,13 @@ function reconcileKey(state: PlanState, key: string) {
   collectStaleUid(state, ns);
   const found = discoverChild(ns, state.sources.get(key) ?? [], state.options);
   state.logs.push(...found.logs);
-  if (!found.ok) return;
+  if (!found.ok) {
+    const { cluster, ...skip } = found.skip;
+    if (cluster) child.cluster = cluster;
+    child.skip = skip;
+    return;
+  }
+  child.cluster = found.child.cluster;
   const applied = planRegistration(state, found.child);
   if (applied) collectSuperseded(state, key, applied);
 }
@@ -98,6 +117,7 @@ export function planRegistrarPass(
     logs: state.logs,
     errors: state.errors,
     needs: [...state.needs].sort(byteOrder),
+    children: state.children,
     metrics: {
       conflicts,
       adoptions: state.adoptions,

@@ -17,6 +17,7 @@ import type {
   RegistrarConflict,
   RegistrarLog,
   RegistrarObserved,
+  RegistrarPlanChild,
   RegistrarSecret,
 } from '../types';
 
@@ -65,6 +66,7 @@ export class PlanState {
   readonly logs: RegistrarLog[] = [];
   readonly errors: Array<{ namespace: string; message: string }> = [];
   readonly needs = new Set<string>();
+  readonly children: RegistrarPlanChild[] = [];
   adoptions = 0;
 
   constructor(

@@ -8,6 +8,7 @@ import { GitopsPathCell } from '../GitopsPathCell';
 import { RelativeTime } from '../RelativeTime';
 import { ArgoCdConnectionFact } from './ArgoCdConnectionFact';
 import { ChangeFact } from './ChangeFact';
+import { RegistrarPassFact } from './RegistrarPassFact';
 
 const useStyles = makeStyles(theme => ({
   list: {
@@ -27,6 +28,17 @@ const CONNECTION = {
   kubeconfig: 'Kubeconfig (stored in a Secret, never shown)',
   none: 'None yet',
 };
+
+/** A discovered child's row: what the registrar's last pass did with it. */
+function registrarRows(cluster: ClusterView): Array<[string, ReactNode]> {
+  if (!cluster.discovered) return [];
+  return [
+    [
+      "Registrar's last pass",
+      <RegistrarPassFact discovered={cluster.discovered} />,
+    ],
+  ];
+}
 
 /**
  * The cluster's spec and status, one line each, and what Argo CD says of it when Argo CD's API
@@ -52,7 +64,12 @@ export const ClusterFacts = ({ cluster }: { cluster: ClusterView }) => {
     ['Server override', cluster.server],
     ['Kubernetes version', cluster.kubernetesVersion],
     ['Nodes', cluster.nodes],
-    ['Argo CD Secret', cluster.argoSecret],
+    [
+      'Argo CD Secret',
+      cluster.discovered?.registered === false
+        ? 'none: the registrar has not registered it'
+        : cluster.argoSecret,
+    ],
     ['Argo CD server', cluster.argoServer],
     ...argoCdRow,
     [
@@ -70,6 +87,7 @@ export const ClusterFacts = ({ cluster }: { cluster: ClusterView }) => {
       cluster.discovered &&
         `yes, from namespace ${cluster.discovered.sourceNamespace}`,
     ],
+    ...registrarRows(cluster),
     ['Created', cluster.createdAt && <RelativeTime iso={cluster.createdAt} />],
   ];
   return (

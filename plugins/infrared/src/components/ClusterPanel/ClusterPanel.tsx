@@ -16,6 +16,7 @@ import { ProvisionSection } from '../ProvisionSection';
 import { RemoveClusterSection } from '../RemoveCluster';
 import { ClusterFacts } from './ClusterFacts';
 import { ConditionsTable } from './ConditionsTable';
+import { DiscoveredConditionsNote } from './RegistrarPassFact';
 
 export interface ClusterPanelProps {
   /** The cluster to show; the drawer is closed without one. */
@@ -36,6 +37,19 @@ export interface ClusterPanelProps {
     allowed: boolean,
   ) => Promise<void>;
 }
+
+/** Every condition; for a discovered child, what its conditions are and are not. */
+const Conditions = ({ cluster }: { cluster: ClusterView }) =>
+  cluster.discovered ? (
+    <>
+      {cluster.conditions.length > 0 && (
+        <ConditionsTable conditions={cluster.conditions} />
+      )}
+      <DiscoveredConditionsNote />
+    </>
+  ) : (
+    <ConditionsTable conditions={cluster.conditions} />
+  );
 
 /** A drawer with everything about one cluster: facts, all conditions, and Remove. */
 export const ClusterPanel = ({
@@ -73,7 +87,7 @@ export const ClusterPanel = ({
         <Typography variant="h6" component="h3">
           Conditions
         </Typography>
-        <ConditionsTable conditions={cluster.conditions} />
+        <Conditions cluster={cluster} />
         <Box my={2}>
           <Divider />
         </Box>

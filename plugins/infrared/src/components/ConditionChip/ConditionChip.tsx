@@ -29,7 +29,8 @@ const useStyles = makeStyles(theme => ({
 }));
 
 export interface ConditionChipProps {
-  cluster: Pick<ClusterView, 'conditions'>;
+  cluster: Pick<ClusterView, 'conditions'> &
+    Partial<Pick<ClusterView, 'discovered'>>;
   /** The condition type, `Connected` or `Registered`. */
   type: string;
   now?: number;
@@ -37,21 +38,34 @@ export interface ConditionChipProps {
 
 const PENDING_MESSAGE =
   'The reconciler has not written this condition yet: it does within its next pass.';
+/** A discovered child has no Cluster resource: nobody writes its conditions but the registrar's. */
+const CHILD_MESSAGES: Record<string, string> = {
+  Connected:
+    'Infrared does not connect to a discovered child: Argo CD does. Its panel says whether Argo CD reaches it.',
+  Registered:
+    "The registrar has not passed in this backend since it started: the panel says what is known of the child's Argo CD Secret.",
+};
 
 /** A condition's status as a coloured chip, with its reason and since when; the message on hover. */
 export const ConditionChip = ({ cluster, type, now }: ConditionChipProps) => {
   const classes = useStyles();
   const condition = findCondition(cluster, type);
   const state: ConditionState = conditionState(cluster, type);
-  const label = `${type}: ${state}${
+  // a discovered child's missing condition is not pending: nobody is to write it
+  const notChecked = !!cluster.discovered && !condition;
+  const shown = notChecked ? 'Not checked' : state;
+  const label = `${type}: ${shown}${
     condition?.reason ? ` (${condition.reason})` : ''
   }`;
+  const fallback = notChecked
+    ? CHILD_MESSAGES[type] ?? CHILD_MESSAGES.Registered
+    : PENDING_MESSAGE;
   return (
-    <Tooltip title={condition?.message || PENDING_MESSAGE} placement="top">
+    <Tooltip title={condition?.message || fallback} placement="top">
       <div data-testid={`condition-${type}`}>
         <Chip
           size="small"
-          label={state}
+          label={shown}
           aria-label={label}
           className={`${classes.chip} ${classes[state]}`}
         />

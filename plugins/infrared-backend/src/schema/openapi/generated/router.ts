@@ -1311,6 +1311,53 @@ export const spec = {
               '`demoted`: superseded by a rename, hidden from Argo CD but kept.',
             enum: ['active', 'demoted'],
           },
+          registered: {
+            type: 'boolean',
+            description:
+              "Whether the registrar's Argo CD Secret for it exists (`argoSecret`, at `argoServer`).\nFalse for a child the registrar found but did not register (`lastPass` says why).\n",
+          },
+          lastPass: {
+            $ref: '#/components/schemas/RegistrarChildPass',
+          },
+        },
+      },
+      RegistrarChildPass: {
+        type: 'object',
+        additionalProperties: false,
+        description:
+          "What the registrar's last pass did with a discovered child, as the backend answering saw\nit (the pass runs on the replica holding the registrar's Lease; another replica answers\nwithout it). Never a credential.\n",
+        required: ['outcome', 'at', 'since'],
+        properties: {
+          outcome: {
+            type: 'string',
+            description:
+              '`registered` (its Argo CD Secret created), `updated` (rewritten, adopted, or superseded\nby a rename), `unchanged` (already up to date), `skipped` (not registered: `reason`\nsays why), `failed` (a read or write failed: the next pass retries), `removed` (its\nSecret deleted).\n',
+            enum: [
+              'registered',
+              'updated',
+              'unchanged',
+              'skipped',
+              'failed',
+              'removed',
+            ],
+          },
+          at: {
+            type: 'string',
+            description: 'When that pass finished.',
+          },
+          since: {
+            type: 'string',
+            description:
+              'When the passes started giving this outcome (since the backend started).',
+          },
+          reason: {
+            type: 'string',
+            description:
+              '`skipped`: a conflict (not_managed, incumbent, contested_name, server_collision, ...)\nor a skip (no_kubeconfig, unusable_kubeconfig, no_cluster_label, ...); `removed`: why.\n',
+          },
+          message: {
+            type: 'string',
+          },
         },
       },
       ClusterList: {

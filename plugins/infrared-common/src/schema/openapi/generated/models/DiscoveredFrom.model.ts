@@ -3,6 +3,7 @@
 // * (the client). Do not edit: change the spec, then run
 // * `node scripts/openapi-generate.js` from the repository root.
 // **********************************************************************
+import { RegistrarChildPass } from './RegistrarChildPass.model';
 
 /**
  * Set for a child cluster the registrar found (from the Argo CD Secret it owns), not a
@@ -19,6 +20,12 @@ export interface DiscoveredFrom {
    * `demoted`: superseded by a rename, hidden from Argo CD but kept.
    */
   state?: DiscoveredFromStateEnum;
+  /**
+   * Whether the registrar's Argo CD Secret for it exists (`argoSecret`, at `argoServer`).
+   * False for a child the registrar found but did not register (`lastPass` says why).
+   */
+  registered?: boolean;
+  lastPass?: RegistrarChildPass;
 }
 /**
  * @public

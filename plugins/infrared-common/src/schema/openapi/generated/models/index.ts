@@ -42,6 +42,7 @@ export * from './ProvisionStatus.model';
 export * from './ProvisioningRunner.model';
 export * from './PullRequest.model';
 export * from './RegisterClusterRequest.model';
+export * from './RegistrarChildPass.model';
 export * from './ReleasePhase.model';
 export * from './ReleaseZoneApproval.model';
 export * from './ReleaseZonePhase.model';
