@@ -14,7 +14,7 @@
  * use from a registry this project's machines do not reach, and it shells out to yarn. This script
  * needs neither and no network; a test (infrared-backend src/schema/generated.test.ts) runs
  * `staleFiles()` so a spec change without regenerating fails `npm test`. It supports what the spec
- * uses (component schemas, $ref, enums, path parameters, JSON bodies) and refuses anything else.
+ * uses (component schemas, $ref, enums, path and query parameters, JSON bodies) and refuses anything else.
  * Two deliberate differences from repo-tools' client: it needs no cross-fetch or uri-template
  * (fetchApi is required, path parameters are encodeURIComponent'd), and it sends Content-Type
  * only with a body.

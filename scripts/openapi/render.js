@@ -139,7 +139,7 @@ function operationsOf(spec) {
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(
         p => resolve(spec, p),
       );
-      const unsupported = params.find(p => p.in !== 'path');
+      const unsupported = params.find(p => p.in !== 'path' && p.in !== 'query');
       if (unsupported) {
         throw new Error(
           `${op.operationId}: ${unsupported.in} parameters are not supported`,
@@ -173,11 +173,15 @@ function operationsOf(spec) {
 
 function requestFields(o, typeOf, withResponse) {
   const lines = [];
-  if (o.params.length) {
-    const fields = o.params.map(
+  for (const place of ['path', 'query']) {
+    const params = o.params.filter(p => p.in === place);
+    if (!params.length) continue;
+    const fields = params.map(
       p => `${propKey(p.name)}${p.required ? '' : '?'}: ${typeOf(p.schema)};`,
     );
-    lines.push(`path: {\n${fields.join('\n')}\n};`);
+    // query parameters that are all optional may be left out
+    const optional = place === 'query' && !params.some(p => p.required);
+    lines.push(`${place}${optional ? '?' : ''}: {\n${fields.join('\n')}\n};`);
   }
   if (o.body) lines.push(`body: ${typeOf(o.body)};`);
   if (withResponse) {
@@ -239,10 +243,12 @@ function clientMethod(o, typeOf) {
   const success = o.responses.find(r => /^2/.test(r.status));
   const returns = success?.schema ? typeOf(success.schema) : 'void';
   const used = o.params.length || o.body;
-  const uri = o.template.replace(
+  const path = o.template.replace(
     /\{([^}]+)\}/g,
     (_, name) => `\${encodeURIComponent(request.path.${name})}`,
   );
+  const hasQuery = o.params.some(p => p.in === 'query');
+  const uri = hasQuery ? `${path}\${queryString(request.query)}` : path;
   const header = o.body ? `'Content-Type': 'application/json',\n` : '';
   const body = o.body ? `body: JSON.stringify(request.body),\n` : '';
   return `
@@ -270,6 +276,18 @@ ${doc(
 `;
 }
 
+/** The client's helper for query parameters: the defined ones, URL-encoded, after a `?`. */
+const QUERY_STRING = `
+function queryString(query?: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? \`?\${text}\` : '';
+}
+`;
+
 function clientApi(spec) {
   const imports = new Set();
   const typeOf = apiTypeOf(imports);
@@ -283,6 +301,7 @@ function clientApi(spec) {
       )};\n`,
   );
   const methods = ops.map(o => clientMethod(o, typeOf));
+  const withQuery = ops.some(o => o.params.some(p => p.in === 'query'));
   return `import { DiscoveryApi } from '../types/discovery';
 import { FetchApi } from '../types/fetch';
 import { pluginId } from '../pluginId';
@@ -303,7 +322,7 @@ ${doc([
   token?: string;
 }
 
-${types.join('')}
+${types.join('')}${withQuery ? QUERY_STRING : ''}
 ${doc([
   `The ${spec.info.title} API, one method per operation of the spec.`,
   '',

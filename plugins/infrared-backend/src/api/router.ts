@@ -25,7 +25,6 @@ import {
   validateClusterName,
   validateRegisterClusterRequest,
   validateSetZoneClusterRequest,
-  type FieldError,
 } from '@infrared-clusters/plugin-infrared-common';
 import express from 'express';
 import Router from 'express-promise-router';
@@ -44,6 +43,8 @@ import { createOpenApiRouter } from '../schema/openapi';
 import { createAuditing } from './auditing';
 import { createAuthorization } from './authorization';
 import { jsonBody } from './bodyErrors';
+import { listClusters } from './listClusters';
+import { validationError } from './validationError';
 import { checkPathNames } from './pathNames';
 import { scrubErrors } from './scrubErrors';
 
@@ -68,16 +69,6 @@ export interface RouterOptions {
    * installation holds the Lease; GET /health shows it. None: no check (tests of the routes).
    */
   installation?: InstallationGate & { view(): InstallationView };
-}
-
-/** 400 naming every field and reason; the list is in `errors` for clients that show it per field. */
-export function validationError(errors: FieldError[]): InputError {
-  const error = new InputError(
-    `invalid request: ${errors
-      .map(e => `${e.field}: ${e.message}`)
-      .join('; ')}`,
-  );
-  return Object.assign(error, { errors });
 }
 
 /**
@@ -130,8 +121,10 @@ export async function createRouter(
   });
 
   router.get('/v1/clusters', async (req, res) => {
-    await authorize(req, infraredClusterReadPermission);
-    res.json({ items: await service().list() });
+    // the generated type of the query is the spec's; what arrives is express's, read by listClusters
+    const request = req as unknown as express.Request;
+    await authorize(request, infraredClusterReadPermission);
+    res.json(await listClusters(request.query, service(), placement));
   });
 
   router.get('/v1/clusters/:name', async (req, res) => {

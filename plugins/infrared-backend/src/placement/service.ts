@@ -106,6 +106,11 @@ export class PlacementService {
   }
 
   /** The org's allowlist, and the names on it no Cluster has (`gone`). */
+  /** The clusters on an org's allowlist, with no other read (404 for an unknown org). */
+  async allowedClusters(org: string): Promise<string[]> {
+    return orgAllowlist(await this.org(org));
+  }
+
   async getAllowlist(org: string): Promise<ClusterAllowlistView> {
     const [found, clusters] = await Promise.all([
       this.org(org),

@@ -3,6 +3,7 @@ import {
   DefaultApiClient,
   pluginId,
   type ClusterTemplate as ClusterTemplateView,
+  type ListClusters,
   type ProvisionLog,
   type TypedResponse,
 } from '../schema/openapi';
@@ -19,6 +20,7 @@ import type {
   ReleaseZoneApprovalView,
   ZoneView,
 } from '../placement';
+import type { ClusterListPage } from '../clusters/list';
 import type { RegisterClusterRequest } from './request';
 import type { ClusterView, HealthStatus } from './views';
 
@@ -39,6 +41,8 @@ export interface FetchLike {
  */
 export interface InfraredApi {
   listClusters(): Promise<ClusterView[]>;
+  /** A page of the clusters that match the filters, sorted by the backend (GET /v1/clusters's query). */
+  listClusterPage(query: ListClusters['query']): Promise<ClusterListPage>;
   getCluster(name: string): Promise<ClusterView>;
   registerCluster(request: RegisterClusterRequest): Promise<ClusterView>;
   /** Removes a workload cluster; answers the zones that stop and the allowlists it was taken off. */
@@ -166,6 +170,17 @@ export class InfraredApiClient implements InfraredApi {
   async listClusters(): Promise<ClusterView[]> {
     const list = await this.read(this.api.listClusters({}));
     return list.items;
+  }
+
+  async listClusterPage(
+    query: ListClusters['query'],
+  ): Promise<ClusterListPage> {
+    const list = await this.read(this.api.listClusters({ query }));
+    return {
+      items: list.items,
+      total: list.total ?? list.items.length,
+      ...(list.continue ? { continue: list.continue } : {}),
+    };
   }
 
   getCluster(name: string): Promise<ClusterView> {

@@ -1,8 +1,9 @@
 import {
-  ClusterCondition,
   ClusterConditionTypes,
   ClusterView,
+  conditionState,
   findCondition,
+  type ConditionState,
 } from '@infrared-clusters/plugin-infrared-common';
 
 /** The two conditions registration goes through, in order. */
@@ -11,15 +12,7 @@ export const REGISTRATION_CONDITIONS = [
   ClusterConditionTypes.Registered,
 ] as const;
 
-/** A condition's status, or `Pending` when the reconciler has not written it yet. */
-export type ConditionState = ClusterCondition['status'] | 'Pending';
-
-export function conditionState(
-  cluster: Pick<ClusterView, 'conditions'>,
-  type: string,
-): ConditionState {
-  return findCondition(cluster, type)?.status ?? 'Pending';
-}
+export { conditionState, type ConditionState };
 
 /**
  * Whether a cluster built with OpenTofu has a Job to come or running: no Job yet, one Waiting or
@@ -60,7 +53,7 @@ export function isRegistered(cluster: Pick<ClusterView, 'conditions'>) {
 /** The first condition that is False: where registration is stuck, with its reason. */
 export function stuckCondition(
   cluster: Pick<ClusterView, 'conditions'>,
-): ClusterCondition | undefined {
+): ClusterView['conditions'][number] | undefined {
   for (const type of REGISTRATION_CONDITIONS) {
     const condition = findCondition(cluster, type);
     if (condition?.status === 'False') return condition;

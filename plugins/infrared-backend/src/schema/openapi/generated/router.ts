@@ -45,15 +45,80 @@ export const spec = {
     '/v1/clusters': {
       get: {
         operationId: 'ListClusters',
-        summary: 'Every Cluster, with its status.',
+        summary:
+          "The Clusters (and the registrar's children), with their status.",
+        description:
+          "Without `limit`, every cluster that matches the filters, sorted. With `limit`, a page of\nthem and, when more follow, `continue` for the next page. A continue token carries the last\ncluster's sort key, so a cluster created or removed between two pages moves neither the\nrest nor itself into a page twice. A token only goes with the filters and sort it was made\nwith (400 `continue` otherwise).\n",
         security: [
           {
             bearer: [],
           },
         ],
+        parameters: [
+          {
+            name: 'limit',
+            in: 'query',
+            description: 'At most this many clusters (1-1000).',
+            schema: {
+              type: 'integer',
+            },
+          },
+          {
+            name: 'continue',
+            in: 'query',
+            description: 'The `continue` of the previous page.',
+            schema: {
+              type: 'string',
+            },
+          },
+          {
+            name: 'search',
+            in: 'query',
+            description:
+              'Words that must all appear (case-insensitive) in what the Clusters page shows of a\ncluster: name, type, flavor, provider, region, servers, version, gitops path, reasons.\n',
+            schema: {
+              type: 'string',
+            },
+          },
+          {
+            name: 'status',
+            in: 'query',
+            description: 'Only the clusters in this state.',
+            schema: {
+              $ref: '#/components/schemas/ClusterStatusFilter',
+            },
+          },
+          {
+            name: 'org',
+            in: 'query',
+            description:
+              "Only the clusters on this organization's cluster allowlist (404 for an unknown org).",
+            schema: {
+              type: 'string',
+            },
+          },
+          {
+            name: 'sort',
+            in: 'query',
+            description:
+              'The column to sort by; default name. Ties, and missing values last, by name.',
+            schema: {
+              $ref: '#/components/schemas/ClusterSortKey',
+            },
+          },
+          {
+            name: 'order',
+            in: 'query',
+            description: 'asc (default) or desc.',
+            schema: {
+              type: 'string',
+              enum: ['asc', 'desc'],
+            },
+          },
+        ],
         responses: {
           '200': {
-            description: 'The clusters, sorted by name.',
+            description: 'The clusters, sorted.',
             content: {
               'application/json': {
                 schema: {
@@ -62,10 +127,16 @@ export const spec = {
               },
             },
           },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
+          },
           '401': {
             $ref: '#/components/responses/ErrorResponse',
           },
           '403': {
+            $ref: '#/components/responses/ErrorResponse',
+          },
+          '404': {
             $ref: '#/components/responses/ErrorResponse',
           },
           '503': {
@@ -1370,7 +1441,41 @@ export const spec = {
               $ref: '#/components/schemas/Cluster',
             },
           },
+          total: {
+            type: 'integer',
+            description:
+              'How many clusters match the filters, over every page.',
+          },
+          continue: {
+            type: 'string',
+            description:
+              'Set when more clusters follow; send it back as `continue` for the next page.',
+          },
         },
+      },
+      ClusterStatusFilter: {
+        type: 'string',
+        enum: [
+          'all',
+          'connected',
+          'not-connected',
+          'not-registered',
+          'discovered',
+        ],
+      },
+      ClusterSortKey: {
+        type: 'string',
+        enum: [
+          'name',
+          'type',
+          'placement',
+          'connected',
+          'registered',
+          'kubernetesVersion',
+          'nodes',
+          'argoServer',
+          'gitopsPath',
+        ],
       },
       Organization: {
         type: 'object',

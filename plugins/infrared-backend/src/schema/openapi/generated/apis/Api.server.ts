@@ -8,6 +8,8 @@ import { ClusterAllowlist } from '../models/ClusterAllowlist.model';
 import { ClusterAllowlistView } from '../models/ClusterAllowlistView.model';
 import { ClusterList } from '../models/ClusterList.model';
 import { ClusterRemoval } from '../models/ClusterRemoval.model';
+import { ClusterSortKey } from '../models/ClusterSortKey.model';
+import { ClusterStatusFilter } from '../models/ClusterStatusFilter.model';
 import { ClusterTemplateList } from '../models/ClusterTemplateList.model';
 import { HealthStatus } from '../models/HealthStatus.model';
 import { ModelError } from '../models/ModelError.model';
@@ -79,6 +81,15 @@ export type GetProvisionLog = {
  * @public
  */
 export type ListClusters = {
+  query?: {
+    limit?: number;
+    continue?: string;
+    search?: string;
+    status?: ClusterStatusFilter;
+    org?: string;
+    sort?: ClusterSortKey;
+    order?: 'asc' | 'desc';
+  };
   response: ClusterList | ModelError;
 };
 /**

@@ -12,6 +12,8 @@ export * from './ClusterList.model';
 export * from './ClusterProvider.model';
 export * from './ClusterProvision.model';
 export * from './ClusterRemoval.model';
+export * from './ClusterSortKey.model';
+export * from './ClusterStatusFilter.model';
 export * from './ClusterTemplate.model';
 export * from './ClusterTemplateList.model';
 export * from './ClusterTemplateRef.model';

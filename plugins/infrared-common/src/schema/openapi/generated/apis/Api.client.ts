@@ -11,6 +11,8 @@ import { ClusterAllowlist } from '../models/ClusterAllowlist.model';
 import { ClusterAllowlistView } from '../models/ClusterAllowlistView.model';
 import { ClusterList } from '../models/ClusterList.model';
 import { ClusterRemoval } from '../models/ClusterRemoval.model';
+import { ClusterSortKey } from '../models/ClusterSortKey.model';
+import { ClusterStatusFilter } from '../models/ClusterStatusFilter.model';
 import { ClusterTemplateList } from '../models/ClusterTemplateList.model';
 import { HealthStatus } from '../models/HealthStatus.model';
 import { OrganizationList } from '../models/OrganizationList.model';
@@ -89,7 +91,17 @@ export type GetProvisionLog = {
 /**
  * @public
  */
-export type ListClusters = {};
+export type ListClusters = {
+  query?: {
+    limit?: number;
+    continue?: string;
+    search?: string;
+    status?: ClusterStatusFilter;
+    org?: string;
+    sort?: ClusterSortKey;
+    order?: 'asc' | 'desc';
+  };
+};
 /**
  * @public
  */
@@ -145,6 +157,15 @@ export type SetZoneCluster = {
   };
   body: SetZoneClusterRequest;
 };
+
+function queryString(query?: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
 
 /**
  * The infrared API, one method per operation of the spec.
@@ -290,14 +311,27 @@ export class DefaultApiClient {
   }
 
   /**
-   * Every Cluster, with its status.
+   * The Clusters (and the registrar's children), with their status.
+   * Without `limit`, every cluster that matches the filters, sorted. With `limit`, a page of
+   * them and, when more follow, `continue` for the next page. A continue token carries the last
+   * cluster's sort key, so a cluster created or removed between two pages moves neither the
+   * rest nor itself into a page twice. A token only goes with the filters and sort it was made
+   * with (400 `continue` otherwise).
+   * @param limit - At most this many clusters (1-1000).
+   * @param continue - The `continue` of the previous page.
+   * @param search - Words that must all appear (case-insensitive) in what the Clusters page shows of a
+   * cluster: name, type, flavor, provider, region, servers, version, gitops path, reasons.
+   * @param status - Only the clusters in this state.
+   * @param org - Only the clusters on this organization's cluster allowlist (404 for an unknown org).
+   * @param sort - The column to sort by; default name. Ties, and missing values last, by name.
+   * @param order - asc (default) or desc.
    */
   public async listClusters(
-    _request: ListClusters,
+    request: ListClusters,
     options?: RequestOptions,
   ): Promise<TypedResponse<ClusterList>> {
     const baseUrl = await this.discoveryApi.getBaseUrl(pluginId);
-    const uri = `/v1/clusters`;
+    const uri = `/v1/clusters${queryString(request.query)}`;
     return await this.fetchApi.fetch(`${baseUrl}${uri}`, {
       headers: {
         ...(options?.token && { Authorization: `Bearer ${options.token}` }),

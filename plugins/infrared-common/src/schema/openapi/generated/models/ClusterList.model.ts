@@ -10,4 +10,12 @@ import { Cluster } from './Cluster.model';
  */
 export interface ClusterList {
   items: Array<Cluster>;
+  /**
+   * How many clusters match the filters, over every page.
+   */
+  total?: number;
+  /**
+   * Set when more clusters follow; send it back as `continue` for the next page.
+   */
+  continue?: string;
 }

@@ -1,0 +1,5 @@
+export * from './state';
+export * from './filterClusters';
+export * from './sortClusters';
+export * from './pageClusters';
+export * from './listQuery';

@@ -1,0 +1,133 @@
+import type { ClusterView } from '../../api/views';
+import { filterClusters, type StatusFilter } from './filterClusters';
+import {
+  compareSortPositions,
+  sortClusters,
+  sortPosition,
+  type SortDirection,
+  type SortKey,
+  type SortValue,
+} from './sortClusters';
+
+/**
+ * What GET /v1/clusters is asked for: filters, a sort and, with `limit`, a page.
+ *
+ * @public
+ */
+export interface ClusterListQuery {
+  search?: string;
+  status?: StatusFilter;
+  /** Only these clusters (an organization's allowlist); undefined: no such filter. */
+  names?: ReadonlySet<string>;
+  sort?: SortKey;
+  order?: SortDirection;
+  limit?: number;
+  /** The `continue` of the previous page, as `pageClusters` made it. */
+  continue?: string;
+}
+
+/** @public */
+export interface ClusterListPage {
+  items: ClusterView[];
+  /** How many clusters match the filters, over every page. */
+  total: number;
+  continue?: string;
+}
+
+/** @public */
+export class ContinueTokenError extends Error {}
+
+interface Token {
+  /** The filters and sort the token goes with. */
+  f: string;
+  /** The sort position of the page's last cluster. */
+  at: [SortValue | null, string];
+}
+
+const filtersOf = (query: ClusterListQuery) =>
+  JSON.stringify([
+    query.search ?? '',
+    query.status ?? 'all',
+    query.names ? [...query.names].sort() : null,
+    query.sort ?? 'name',
+    query.order ?? 'asc',
+  ]);
+
+// base64url without Buffer: this module also runs in the browser
+const toBase64Url = (text: string) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+const fromBase64Url = (text: string) =>
+  new TextDecoder().decode(
+    Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), c =>
+      c.charCodeAt(0),
+    ),
+  );
+
+function readToken(text: string, filters: string): Token['at'] {
+  let token: Token;
+  try {
+    token = JSON.parse(fromBase64Url(text));
+  } catch {
+    throw new ContinueTokenError('is not a continue token this API gave');
+  }
+  if (!Array.isArray(token?.at) || typeof token.at[1] !== 'string') {
+    throw new ContinueTokenError('is not a continue token this API gave');
+  }
+  if (token.f !== filters) {
+    throw new ContinueTokenError(
+      'belongs to other filters or another sort: ask for the first page again',
+    );
+  }
+  return token.at;
+}
+
+const writeToken = (filters: string, at: [SortValue, string]) =>
+  toBase64Url(
+    JSON.stringify({ f: filters, at: [at[0] ?? null, at[1]] } satisfies Token),
+  );
+
+/**
+ * The clusters a query asks for. A page resumes after the previous page's last sort position
+ * (not at an offset), so a cluster created or removed between two pages shifts nothing: a cluster
+ * present throughout is in exactly one page (unless its own sort value changed meanwhile).
+ *
+ * @public
+ */
+export function pageClusters(
+  clusters: ClusterView[],
+  query: ClusterListQuery,
+): ClusterListPage {
+  const filters = filtersOf(query);
+  const key = query.sort ?? 'name';
+  const direction = query.order ?? 'asc';
+  const after = query.continue ? readToken(query.continue, filters) : undefined;
+  const chosen = query.names
+    ? clusters.filter(c => query.names!.has(c.name))
+    : clusters;
+  const matching = sortClusters(
+    filterClusters(chosen, query.search ?? '', query.status ?? 'all'),
+    key,
+    direction,
+  );
+  let start = 0;
+  if (after) {
+    const position: [SortValue, string] = [after[0] ?? undefined, after[1]];
+    start = matching.findIndex(
+      c => compareSortPositions(sortPosition(c, key), position, direction) > 0,
+    );
+    if (start < 0) start = matching.length;
+  }
+  const end = query.limit === undefined ? matching.length : start + query.limit;
+  const items = matching.slice(start, end);
+  const last = items.at(-1);
+  return {
+    items,
+    total: matching.length,
+    ...(end < matching.length && last
+      ? { continue: writeToken(filters, sortPosition(last, key)) }
+      : {}),
+  };
+}
