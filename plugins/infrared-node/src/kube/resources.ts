@@ -13,6 +13,7 @@ import { KubeClient } from './client';
 import { kubeCall as call, orUndefined } from './errors';
 import { plainSecret } from './meta';
 import { listAllPages } from './pagedList';
+import { SecretListCache } from './secretList';
 import type { ClusterApi, ManagementApi, SecretApi } from './types';
 
 const CLUSTER = {
@@ -119,6 +120,9 @@ export class KubeClusterApi implements ClusterApi {
  * @public
  */
 export class KubeSecretApi implements SecretApi {
+  /** One per namespace and selector listed: the data of unchanged Secrets is not read again. */
+  private readonly lists = new Map<string, SecretListCache>();
+
   constructor(private readonly kube: KubeClient) {}
 
   get(namespace: string, name: string): Promise<SecretObject | undefined> {
@@ -132,16 +136,14 @@ export class KubeSecretApi implements SecretApi {
   }
 
   list(namespace: string, labelSelector?: string): Promise<SecretObject[]> {
-    return call(`LIST secrets in ${namespace}`, async () => {
-      // plain JSON: a steady pass lists every kubeconfig and Argo CD Secret, and client-node's
-      // model deserializer cost more than the request
-      const list = await listAllPages<V1Secret>(
-        this.kube,
-        `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`,
-        { labelSelector },
-      );
-      return list.items.map(plainSecret);
-    });
+    const key = `${namespace}?${labelSelector ?? ''}`;
+    let cache = this.lists.get(key);
+    if (!cache) {
+      cache = new SecretListCache(this.kube, namespace, labelSelector);
+      this.lists.set(key, cache);
+    }
+    const listed = cache;
+    return call(`LIST secrets in ${namespace}`, () => listed.list());
   }
 
   create(secret: SecretObject): Promise<SecretObject> {
