@@ -135,6 +135,81 @@ module.exports = {
       },
     },
     {
+      name: "at 1280x800 the card's cluster dropdowns show whole names and no reason text is clipped",
+      async run(t) {
+        const r = await zoneRow(t);
+        await r.scrollIntoViewIfNeeded();
+        const card = t.page.locator('table[aria-label="Zones"]');
+        const m = await card.evaluate(table => {
+          const cardBox = table.closest('.MuiCard-root') || table.parentElement;
+          const edge = cardBox.getBoundingClientRect().right;
+          const selects = [...table.querySelectorAll('select')].map(sel => {
+            // The selected option's text in the select's own font, against the room inside it.
+            const cs = getComputedStyle(sel);
+            const probe = document.createElement('span');
+            probe.style.font = cs.font;
+            probe.style.whiteSpace = 'pre';
+            probe.style.position = 'absolute';
+            probe.textContent = sel.options[sel.selectedIndex]?.text ?? '';
+            document.body.appendChild(probe);
+            const text = probe.getBoundingClientRect().width;
+            probe.remove();
+            const room =
+              sel.clientWidth -
+              parseFloat(cs.paddingLeft) -
+              parseFloat(cs.paddingRight);
+            return {
+              label: sel.getAttribute('aria-label'),
+              shown: probe.textContent,
+              text: Math.ceil(text),
+              room: Math.floor(room),
+              right: Math.round(sel.getBoundingClientRect().right),
+            };
+          });
+          const reasons = [
+            ...table.querySelectorAll('[data-testid^="reason-"]'),
+          ].map(el => ({
+            id: el.dataset.testid,
+            scrollWidth: el.scrollWidth,
+            clientWidth: el.clientWidth,
+            right: Math.round(el.getBoundingClientRect().right),
+          }));
+          const container = table.parentElement;
+          return {
+            edge: Math.round(edge),
+            table: {
+              scrollWidth: table.scrollWidth,
+              containerWidth: container.clientWidth,
+              right: Math.round(table.getBoundingClientRect().right),
+            },
+            selects,
+            reasons,
+          };
+        });
+        console.log(`    card widths: ${JSON.stringify(m)}`);
+        await t.screenshot('card-widths');
+        t.expect(m.selects.length > 0, 'the card shows no cluster dropdown');
+        for (const s of m.selects) {
+          t.expect(
+            s.text <= s.room && s.right <= m.edge,
+            `${s.label} truncates "${s.shown}": text ${s.text}px in ${s.room}px, right edge ${s.right} (card ${m.edge})`,
+          );
+        }
+        t.expect(m.reasons.length > 0, 'the card shows no reason text');
+        for (const x of m.reasons) {
+          t.expect(
+            x.scrollWidth <= x.clientWidth && x.right <= m.edge,
+            `${x.id} is clipped: scrollWidth ${x.scrollWidth} > clientWidth ${x.clientWidth}, or right edge ${x.right} past the card's ${m.edge}`,
+          );
+        }
+        t.expect(
+          m.table.scrollWidth <= m.table.containerWidth &&
+            m.table.right <= m.edge,
+          `the zones table is wider than the card: ${m.table.scrollWidth}px in ${m.table.containerWidth}px`,
+        );
+      },
+    },
+    {
       name: 'removes the demo cluster again',
       async run(t) {
         await openClusters(t, t.clusterName);

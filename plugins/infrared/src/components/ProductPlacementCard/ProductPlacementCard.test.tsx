@@ -193,8 +193,8 @@ describe('Product zone-placement card', () => {
       'Cluster of checkout-prod',
     )) as HTMLSelectElement;
     expect([...select.options].map(o => o.textContent)).toEqual([
-      'management cluster (infrared-mgmt)',
-      "edge-demo (not on the org's allowlist)",
+      'infrared-mgmt (management)',
+      'edge-demo (not allowed)',
       'edge-2',
     ]);
     expect(select.value).toBe('edge-demo');

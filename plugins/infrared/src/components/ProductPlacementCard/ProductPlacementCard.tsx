@@ -60,6 +60,7 @@ const ZoneCluster = ({
   if (!placement.can.setZoneCluster) {
     return (
       <Typography variant="body2" style={TOKEN}>
+        on{' '}
         {known ? (
           <ClusterLink name={zone.cluster} links={links} />
         ) : (
@@ -97,6 +98,9 @@ const ZoneRow = (props: ZoneRowProps) => {
         <Typography variant="caption" color="textSecondary" style={TEXT}>
           {zone.environment}, approval {zone.approval}
         </Typography>
+        <div style={{ margin: '4px 0' }}>
+          <ZoneCluster {...props} />
+        </div>
         <Typography
           variant="caption"
           component="p"
@@ -124,9 +128,6 @@ const ZoneRow = (props: ZoneRowProps) => {
           )}
           , namespace {d.namespace}
         </Typography>
-      </TableCell>
-      <TableCell>
-        <ZoneCluster {...props} />
       </TableCell>
       <TableCell style={{ ...TEXT, minWidth: 170 }}>
         <ZoneDecision
@@ -240,8 +241,7 @@ export const ProductPlacement = ({
         <Table size="small" aria-label="Zones">
           <TableHead>
             <TableRow>
-              <TableCell>Zone and Application</TableCell>
-              <TableCell>Cluster</TableCell>
+              <TableCell>Zone, cluster and Application</TableCell>
               <TableCell>Decision</TableCell>
               <TableCell title={release?.name} style={TOKEN}>
                 {release?.version ? `Release ${release.version}` : 'Release'}

@@ -49,15 +49,33 @@ export const ZoneClusterSelect = ({
       disabled={saving}
       onChange={e => change(e.target.value)}
       SelectProps={{ native: true }}
-      style={{ width: 120 }}
-      inputProps={{ 'aria-label': `Cluster of ${zone.name}` }}
+      // No fixed width: the select is as wide as its longest option, so a name is never cut
+      // (issue 23.5); the labels are short, and the long words are in each option's title.
+      InputProps={{ style: { fontSize: 14 } }}
+      // width auto: MUI's input is width 100% of a cell the table may shrink; auto keeps the
+      // longest option's width as the cell's least width
+      inputProps={{
+        'aria-label': `Cluster of ${zone.name}`,
+        style: { width: 'auto' },
+      }}
     >
-      <option value="">management cluster ({managementCluster})</option>
-      {options.map(c => (
-        <option key={c} value={c}>
-          {zone.choices.includes(c) ? c : `${c} (not on the org's allowlist)`}
-        </option>
-      ))}
+      <option
+        value=""
+        title="the management cluster: the zone names no cluster"
+      >
+        {managementCluster} (management)
+      </option>
+      {options.map(c =>
+        zone.choices.includes(c) ? (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ) : (
+          <option key={c} value={c} title="not on the org's cluster allowlist">
+            {c} (not allowed)
+          </option>
+        ),
+      )}
     </TextField>
   );
 };
