@@ -199,8 +199,9 @@ async function demoNodeAgent(
 
 /**
  * The OpenTofu Jobs' namespace (infrared-tofu, Pod Security `restricted`) and the backend's Role
- * there, as deploy/rbac/50-tofu.yaml ships them (created when missing, the namespace's labels set):
- * the demo's Jobs run there, each as its Cluster's own ServiceAccount the backend makes.
+ * there, as deploy/rbac/50-tofu.yaml ships them (created when missing, the namespace's labels and
+ * the Role's rules set): the demo's Jobs run there, each as its Cluster's own ServiceAccount the
+ * backend makes.
  */
 async function installTofuRbac(management: ClusterInfo) {
   const file = path.join(findRepoRoot(), 'deploy', 'rbac', '50-tofu.yaml');
@@ -229,10 +230,17 @@ async function installTofuRbac(management: ClusterInfo) {
     const collection = obj && collections[obj.kind];
     if (!collection) continue;
     await ensureNamespace(management, obj.metadata.namespace);
-    await client.createIfAbsent(
-      collection.replace('{ns}', obj.metadata.namespace),
-      obj,
-    );
+    const at = collection.replace('{ns}', obj.metadata.namespace);
+    const made = await client.createIfAbsent(at, obj);
+    // a Role made by an earlier checkout gets the rules this one ships (e.g. watch on jobs, pods)
+    if (made.status === 409 && obj.kind === 'Role')
+      await client.must(
+        'PATCH',
+        `${at}/${obj.metadata.name}`,
+        { rules: obj.rules },
+        [],
+        'application/merge-patch+json',
+      );
   }
 }
 
