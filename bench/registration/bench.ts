@@ -31,6 +31,7 @@ import {
 import { createRouter } from '../../plugins/infrared-backend/src/api/router';
 import {
   ClusterReconciler,
+  DEFAULT_MAX_FILES_PER_CHANGE,
   ClusterService,
 } from '../../plugins/infrared-backend/src/clusters';
 import { prepareManagementCluster } from '../../plugins/infrared-backend/src/clusters/__testUtils__/managementCluster';
@@ -98,7 +99,9 @@ export async function main(): Promise<void> {
     const prober = new KubeClusterProber(client, { counter: probeCounter });
     // as createClusters wires it: what one pass registers goes out as batched changes
     const local = new LocalGitPublisher({ path: path.join(tmp, 'gitops.git') });
-    const publisher = new BatchingPublisher(local, { maxFilesPerChange: 300 });
+    const publisher = new BatchingPublisher(local, {
+      maxFilesPerChange: DEFAULT_MAX_FILES_PER_CHANGE,
+    });
     const reconciler = new ClusterReconciler({
       api,
       prober,

@@ -32,6 +32,7 @@ import { createRouter } from '../../plugins/infrared-backend/src/api/router';
 import {
   ClusterListCache,
   ClusterReconciler,
+  DEFAULT_MAX_FILES_PER_CHANGE,
   ClusterService,
 } from '../../plugins/infrared-backend/src/clusters';
 import { prepareManagementCluster } from '../../plugins/infrared-backend/src/clusters/__testUtils__/managementCluster';
@@ -131,7 +132,9 @@ export async function main(): Promise<void> {
     const reconciler = new ClusterReconciler({
       api,
       prober,
-      publisher: new BatchingPublisher(local, { maxFilesPerChange: 300 }),
+      publisher: new BatchingPublisher(local, {
+        maxFilesPerChange: DEFAULT_MAX_FILES_PER_CHANGE,
+      }),
       managementCluster: 'infrared-mgmt',
       logger: quiet,
     });

@@ -101,7 +101,7 @@ export interface Config {
        * published as one change, one pull request; one that arrives alone gets its own.
        */
       batch?: {
-        /** The files (written plus deleted) one batched change may hold. Default 300 (75 registrations: 4 files each). */
+        /** The files (written plus deleted) one batched change may hold. Default 1000 (250 registrations: 4 files each; GitHub lists up to 3,000 files of a pull request). */
         maxFilesPerChange?: number;
       };
     };

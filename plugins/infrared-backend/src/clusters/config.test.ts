@@ -5,11 +5,11 @@ const read = (infrared: object) =>
   readClustersConfig(new ConfigReader({ infrared }));
 
 describe('readClustersConfig', () => {
-  it('defaults: 30 s passes, 300 files a batched gitops change', () => {
+  it('defaults: 30 s passes, 1000 files a batched gitops change', () => {
     expect(read({})).toEqual({
       managementCluster: 'infrared-mgmt',
       reconcileInterval: { seconds: 30 },
-      maxFilesPerChange: 300,
+      maxFilesPerChange: 1000,
     });
   });
 

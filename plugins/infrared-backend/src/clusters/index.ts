@@ -24,7 +24,11 @@ export {
   type SecretAction,
 } from './plan';
 export { ReconcileTrigger } from './trigger';
-export { readClustersConfig, type ClustersConfig } from './config';
+export {
+  DEFAULT_MAX_FILES_PER_CHANGE,
+  readClustersConfig,
+  type ClustersConfig,
+} from './config';
 export {
   createClusters,
   CLUSTERS_RECONCILE_TASK_ID,

@@ -16,7 +16,7 @@ import { REPO_URL } from './githubHarness';
 /**
  * The publisher stack the backend builds for `infrared.gitops.type: github`: createGitopsPublisher
  * under the BatchingPublisher createClusters wraps it in, with `infrared.gitops.batch` from config
- * (default maxFilesPerChange 300), against the fake GitHub.
+ * (default maxFilesPerChange 1000), against the fake GitHub.
  */
 export function githubStack(options: {
   server: FakeGithubServer;

@@ -9,7 +9,7 @@ import {
 
 /**
  * The stack the backend builds for GitHub (createGitopsPublisher + BatchingPublisher, default
- * maxFilesPerChange 300) against the fake GitHub: what many registrations at once cost in requests.
+ * maxFilesPerChange 1000) against the fake GitHub: what many registrations at once cost in requests.
  */
 describe('BatchingPublisher on GitHub: requests grow with the changes, not the files', () => {
   const gh = useFakeGithub();
@@ -21,22 +21,22 @@ describe('BatchingPublisher on GitHub: requests grow with the changes, not the f
       githubRetry: { enabled: false },
     });
 
-  it("publishes 250 registrations at once (1,000 files: 4 each) as 4 pull requests, each cluster's files merged once", async () => {
-    const names = clusterNames(250);
+  it("publishes 300 registrations at once (1,200 files: 4 each) as 2 pull requests, each cluster's files merged once", async () => {
+    const names = clusterNames(300);
     const results = await registerAtOnce(stack(), names);
 
     expect(results.filter(r => r.status === 'rejected')).toEqual([]);
     const repo = gh.server.repo;
-    expect(repo.pulls).toHaveLength(4);
+    expect(repo.pulls).toHaveLength(2);
     expect(repo.pulls.every(p => p.merged)).toBe(true);
     const landed = landedPaths(repo);
-    expect(landed.size).toBe(1000);
+    expect(landed.size).toBe(1200);
     expect([...landed.values()].filter(prs => prs.length !== 1)).toEqual([]);
     for (const name of names) {
       expect(repo.file(appOfApps(name))).toContain(`registry-${name}`);
     }
     // a handful of requests a pull request (and one description of the repository), not one a file
-    expect(gh.server.requests.length).toBeLessThanOrEqual(1 + 7 * 4);
+    expect(gh.server.requests.length).toBeLessThanOrEqual(1 + 7 * 2);
     expect(gh.server.requests.every(r => r.status < 400)).toBe(true);
   });
 
