@@ -82,30 +82,11 @@ export async function createProvisioning(
           }`,
         ),
       );
-  // An API write runs a pass here at once (the scheduler looks for triggered global tasks only
-  // every few seconds) and triggers the task; passes in this process do not overlap. A Job is never
-  // made twice by two passes: its name is fixed, the second create is refused as AlreadyExists.
-  let running: Promise<void> | undefined;
-  let again = false;
-  const passNow = (): void => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass()
-      .catch(e =>
-        logger.warn(
-          `infrared: provisioning pass failed: ${(e as Error).message}`,
-        ),
-      )
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          passNow();
-        }
-      });
-  };
+  // An API write (or, with the watch, a change of a Job or Pod) runs a pass here at once (the
+  // scheduler looks for triggered global tasks only every few seconds) and triggers the task;
+  // passes in this process do not overlap. A Job is never made twice by two passes: its name is
+  // fixed, the second create is refused as AlreadyExists.
+  const passNow = inProcessPasses(pass, logger);
   if (settings.watch && options.watchClient) {
     const watch = startTofuJobWatch({
       client: options.watchClient,
@@ -128,4 +109,33 @@ export async function createProvisioning(
       passNow();
     },
   });
+}
+
+/** Runs `pass` at once, one at a time: requests made while one runs are merged into one more. */
+function inProcessPasses(
+  pass: () => Promise<void>,
+  logger: LoggerService,
+): () => void {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const passNow = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = pass()
+      .catch(e =>
+        logger.warn(
+          `infrared: provisioning pass failed: ${(e as Error).message}`,
+        ),
+      )
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          passNow();
+        }
+      });
+  };
+  return passNow;
 }
