@@ -12,6 +12,7 @@ const {
   navigateInApp,
   openClusters,
   removeIfThere,
+  signInIfAsked,
 } = require('./portal');
 
 const ENTITY = process.env.E2E_K8S_ENTITY || 'edge-hello';
@@ -56,6 +57,31 @@ const exists = e => e?.code === 409 || /HTTP-Code: 409/.test(String(e));
 module.exports = {
   title: 'Kubernetes tab',
   steps: [
+    {
+      name: 'opens the portal (its first load waits for the dev server, which may be rebuilding)',
+      async run(t) {
+        // a loaded machine (several engineers' tests at once) takes more than 15 s per page load
+        t.page.setDefaultNavigationTimeout(120_000);
+        await t.page.goto(`${t.baseUrl}/`, { timeout: 180_000 });
+        // the backend answers /health before its guest sign-in does, on a loaded machine
+        const backend = new URL(t.baseUrl);
+        backend.port = '7007';
+        let status = 0;
+        for (let i = 0; i < 60 && status !== 200; i++) {
+          if (i) await new Promise(r => setTimeout(r, 2000));
+          status = await fetch(
+            `${backend.origin}/api/auth/guest/refresh?env=development`,
+            { headers: { 'X-Requested-With': 'XMLHttpRequest' } },
+          ).then(
+            r => r.status,
+            () => 0,
+          );
+        }
+        t.expect(status === 200, `guest sign-in answers ${status}`);
+        await t.page.reload();
+        await signInIfAsked(t.page);
+      },
+    },
     {
       name: 'has the demo cluster registered (registers it when it is not there)',
       async run(t) {
@@ -112,6 +138,86 @@ module.exports = {
           'the app has no auth provider for infrared clusters',
         );
         await t.screenshot('kubernetes-tab');
+      },
+    },
+    {
+      name: "the demo cluster's catalog Resource has a Kubernetes tab with the objects on that cluster (issue 23.4)",
+      async run(t) {
+        await navigateInApp(
+          t.page,
+          `/catalog/default/resource/${t.clusterName}/kubernetes`,
+        );
+        const cluster = t.page
+          .getByText(t.clusterName, { exact: true })
+          .first();
+        await cluster.waitFor({ timeout: 60_000 });
+        // its accordion holds the cluster's workloads (a click while the tab still loads may not hold)
+        const kind = t.page.getByText('Deployment', { exact: true }).first();
+        const summary = t.page
+          .locator('[aria-expanded]')
+          .filter({ hasText: t.clusterName })
+          .first();
+        for (let attempt = 1; ; attempt++) {
+          if ((await summary.getAttribute('aria-expanded')) !== 'true') {
+            await summary.click();
+          }
+          try {
+            await kind.waitFor({ timeout: 20_000 });
+            break;
+          } catch (e) {
+            if (attempt >= 3) throw e;
+          }
+        }
+        const text = await t.page.locator('main').innerText();
+        t.expect(
+          text.includes(ENTITY) && text.includes('Deployment'),
+          `the tab of ${
+            t.clusterName
+          } does not show its Deployment: ${text.slice(0, 400)}`,
+        );
+        await t.screenshot('kubernetes-cluster-tab');
+      },
+    },
+    {
+      name: "the catalog's Name column at 1280x800 breaks names only between their parts, never letter by letter (issue 23.5)",
+      async run(t) {
+        await navigateInApp(
+          t.page,
+          '/catalog?filters[kind]=component&filters[user]=all',
+        );
+        await t.page
+          .getByRole('link', { name: ENTITY, exact: true })
+          .first()
+          .waitFor({ timeout: 30_000 });
+        const names = await t.page.evaluate(() =>
+          [...document.querySelectorAll('td a[href*="/catalog/default/"]')].map(
+            a => {
+              const tops = new Set(
+                [...a.getClientRects()]
+                  .filter(r => r.width > 0)
+                  .map(r => Math.round(r.top)),
+              );
+              const text = a.textContent.trim();
+              return {
+                text,
+                lines: tops.size,
+                parts: text.split(/[-.]/).length,
+                clipped:
+                  a.closest('td').scrollWidth > a.closest('td').clientWidth + 1,
+              };
+            },
+          ),
+        );
+        t.expect(names.length > 0, 'the catalog table lists no entity');
+        for (const n of names) {
+          t.expect(
+            n.lines <= n.parts && !n.clipped,
+            `the name ${n.text} takes ${n.lines} lines for ${n.parts} parts${
+              n.clipped ? ', and is clipped' : ''
+            }`,
+          );
+        }
+        await t.screenshot('catalog-names');
       },
     },
     {

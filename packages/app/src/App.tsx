@@ -10,6 +10,7 @@ import infraredPlugin, {
 } from '@infrared-clusters/plugin-infrared/alpha';
 import { navModule } from './modules/nav';
 import { signInModule } from './modules/signIn';
+import { tablesModule } from './modules/tables';
 
 export default createApp({
   features: [
@@ -23,5 +24,6 @@ export default createApp({
     infraredPlugin,
     navModule,
     signInModule,
+    tablesModule,
   ],
 });
