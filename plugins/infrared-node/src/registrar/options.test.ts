@@ -238,6 +238,8 @@ describe('durations', () => {
     ['-1s', -1000],
     ['PT1M', 60_000],
     ['P1D', 86_400_000],
+    ['-PT1M', -60_000],
+    ['P1Y2M3W4DT5H6M7.5S', 38_898_367_500],
   ])('reads %s', (text, ms) => {
     expect(durationMs(text)).toBe(ms);
   });
@@ -247,8 +249,15 @@ describe('durations', () => {
     expect(durationMs({ minutes: 1, seconds: 5 })).toBe(65_000);
   });
 
-  it.each(['', '5', '1x', 's', '1h 30m', 'P'])('refuses %j', text => {
-    expect(() => durationMs(text)).toThrow();
+  it.each(['', '5', '1x', 's', '1h 30m', 'P', 'PT', 'P1DT', 'pt1m'])(
+    'refuses %j',
+    text => {
+      expect(() => durationMs(text)).toThrow();
+    },
+  );
+
+  it('refuses an object with a field that is not a unit', () => {
+    expect(() => durationMs({ fortnights: 1 } as any)).toThrow();
   });
 
   it('parses Go durations only', () => {

@@ -1,4 +1,5 @@
-import type { DurationInput, DurationObject } from './types';
+import { Duration } from 'luxon';
+import type { DurationInput } from './types';
 
 const GO_UNITS: Record<string, number> = {
   ns: 1e-6,
@@ -11,13 +12,12 @@ const GO_UNITS: Record<string, number> = {
   h: 3_600_000,
 };
 const GO_PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
-const ISO =
-  /^(-)?P(?:(\d+(?:\.\d+)?)Y)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
-
-const DAY = 86_400_000;
 
 /**
- * Go's time.ParseDuration, in milliseconds; undefined when the text is not one.
+ * Go's time.ParseDuration, in milliseconds; undefined when the text is not one. Kept by hand: Go durations
+ * (`60s`, `1h30m`, `250ms`) are the registrar CLI's flag format, as upstream's pflag reads them, and no
+ * well-kept npm package parses exactly Go's grammar (`ms`/`us`/`ns`, fractions, sign, bare `0`); luxon
+ * reads ISO 8601 only.
  *
  * @public
  */
@@ -55,43 +55,18 @@ export function durationMs(input: DurationInput): number {
   if (typeof input === 'string') {
     const go = parseGoDuration(input);
     if (go !== undefined) return go;
-    const iso = ISO.exec(input.trim());
-    if (iso && input.trim() !== 'P' && !input.trim().endsWith('T')) {
-      const n = (i: number) => Number(iso[i] ?? 0);
-      const ms =
-        n(2) * 365 * DAY +
-        n(3) * 30 * DAY +
-        n(4) * 7 * DAY +
-        n(5) * DAY +
-        n(6) * 3_600_000 +
-        n(7) * 60_000 +
-        n(8) * 1000;
-      return iso[1] ? -ms : ms;
-    }
+    // ISO 8601 through luxon (a year 365 days, a month 30); luxon also takes a bare "P" or "PT" as zero.
+    const text = input.trim();
+    const iso = Duration.fromISO(text);
+    if (iso.isValid && text !== 'P' && !text.endsWith('T'))
+      return iso.toMillis();
     throw new Error(
       `"${input}" is not a duration: use a Go duration like 60s, 1h30m or 0, or ISO 8601 like PT1M`,
     );
   }
   if (input && typeof input === 'object') {
-    const units: Record<keyof DurationObject, number> = {
-      years: 365 * DAY,
-      months: 30 * DAY,
-      weeks: 7 * DAY,
-      days: DAY,
-      hours: 3_600_000,
-      minutes: 60_000,
-      seconds: 1000,
-      milliseconds: 1,
-    };
-    let total = 0;
-    for (const [key, value] of Object.entries(input)) {
-      const unit = units[key as keyof DurationObject];
-      if (unit === undefined || typeof value !== 'number') {
-        throw new Error(`unknown duration field "${key}"`);
-      }
-      total += value * unit;
-    }
-    return total;
+    // HumanDuration's fields are luxon's units; luxon throws on any other field or a non-number value.
+    return Duration.fromObject(input).toMillis();
   }
   throw new Error('must be a duration');
 }
