@@ -1,80 +1,73 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { RegistrarMeter } from './metrics';
 
 type Attributes = Record<string, string>;
 
-interface Family {
-  type: 'counter' | 'gauge';
-  help?: string;
-  series: Map<string, { labels: Attributes; value: number }>;
-}
-
-const escapeLabel = (v: string) =>
-  v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
-const escapeHelp = (v: string) =>
-  v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-
-function labelKey(labels: Attributes = {}): string {
-  return Object.keys(labels)
-    .sort()
-    .map(k => `${k}="${escapeLabel(labels[k])}"`)
-    .join(',');
-}
+/** The attributes with their keys sorted, so each series prints its labels in one order. */
+const sortedLabels = (attributes: Attributes = {}): Attributes =>
+  Object.fromEntries(
+    Object.keys(attributes)
+      .sort()
+      .map(k => [k, attributes[k]]),
+  );
 
 /**
- * A RegistrarMeter kept in memory and rendered in the Prometheus text format (version 0.0.4):
- * what the CLI serves on --metrics-bind-address, with upstream's metric names.
+ * A RegistrarMeter kept in memory and rendered in the Prometheus text format (version 0.0.4) by
+ * prom-client, on a registry of its own (not prom-client's global one): what the CLI serves on
+ * --metrics-bind-address, with upstream's metric names. prom-client wants a metric's label names when it is
+ * made and an OpenTelemetry-style meter names them only on the first add or record, so each metric is made
+ * then, with that call's label names; a later call with other label names throws (RegistrarMetrics never
+ * does: each of its series has one fixed set).
  */
 export class PrometheusMeter implements RegistrarMeter {
-  private readonly families = new Map<string, Family>();
+  readonly registry = new Registry();
 
-  private family(name: string, type: Family['type'], help?: string): Family {
-    let f = this.families.get(name);
-    if (!f) {
-      f = { type, help, series: new Map() };
-      this.families.set(name, f);
-    }
-    return f;
+  private lazily<M>(make: (labelNames: string[]) => M) {
+    let metric: M | undefined;
+    return (labels: Attributes) => (metric ??= make(Object.keys(labels)));
   }
 
   createCounter(name: string, options?: { description?: string }) {
-    const f = this.family(name, 'counter', options?.description);
+    const counter = this.lazily(
+      labelNames =>
+        new Counter({
+          name,
+          help: options?.description ?? name,
+          labelNames,
+          registers: [this.registry],
+        }),
+    );
     return {
       add(value: number, attributes?: Attributes) {
-        const key = labelKey(attributes);
-        const s = f.series.get(key);
-        if (s) s.value += value;
-        else f.series.set(key, { labels: { ...attributes }, value });
+        const labels = sortedLabels(attributes);
+        counter(labels).inc(labels, value);
       },
     };
   }
 
   createGauge(name: string, options?: { description?: string }) {
-    const f = this.family(name, 'gauge', options?.description);
+    const gauge = this.lazily(
+      labelNames =>
+        new Gauge({
+          name,
+          help: options?.description ?? name,
+          labelNames,
+          registers: [this.registry],
+        }),
+    );
     return {
       record(value: number, attributes?: Attributes) {
-        f.series.set(labelKey(attributes), {
-          labels: { ...attributes },
-          value,
-        });
+        const labels = sortedLabels(attributes);
+        gauge(labels).set(labels, value);
       },
     };
   }
 
-  /** The exposition text, families and series in a stable order. */
-  render(): string {
-    const lines: string[] = [];
-    for (const name of [...this.families.keys()].sort()) {
-      const f = this.families.get(name)!;
-      if (f.help) lines.push(`# HELP ${name} ${escapeHelp(f.help)}`);
-      lines.push(`# TYPE ${name} ${f.type}`);
-      for (const key of [...f.series.keys()].sort()) {
-        const s = f.series.get(key)!;
-        lines.push(`${name}${key ? `{${key}}` : ''} ${s.value}`);
-      }
-    }
-    return `${lines.join('\n')}\n`;
+  /** The exposition text. */
+  render(): Promise<string> {
+    return this.registry.metrics();
   }
 }
 
@@ -94,9 +87,11 @@ export function parseBindAddress(address: string): {
   return host ? { host, port } : { port };
 }
 
+type Answer = { status: number; body: string; contentType?: string };
+
 export type Handler = (
   req: IncomingMessage,
-) => { status: number; body: string; contentType?: string } | undefined;
+) => Answer | undefined | Promise<Answer | undefined>;
 
 /** An HTTP server on `address` answering GETs through `handler` (404 otherwise); resolves once listening. */
 export function serveHttp(
@@ -104,12 +99,16 @@ export function serveHttp(
   handler: Handler,
 ): Promise<{ server: Server; address: string; close(): Promise<void> }> {
   const { host, port } = parseBindAddress(address);
-  const server = createServer((req, res) => {
-    const answer = req.method === 'GET' ? handler(req) : undefined;
-    const { status, body, contentType } = answer ?? {
-      status: 404,
-      body: 'not found\n',
-    };
+  const answerOf = async (req: IncomingMessage): Promise<Answer> => {
+    try {
+      const answer = req.method === 'GET' ? await handler(req) : undefined;
+      return answer ?? { status: 404, body: 'not found\n' };
+    } catch {
+      return { status: 500, body: 'internal error\n' };
+    }
+  };
+  const server = createServer(async (req, res) => {
+    const { status, body, contentType } = await answerOf(req);
     res.writeHead(status, {
       'Content-Type': contentType ?? 'text/plain; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
@@ -155,12 +154,12 @@ export function healthHandler(ready: () => boolean): Handler {
 
 /** `/metrics` in the Prometheus text format. */
 export function metricsHandler(meter: PrometheusMeter): Handler {
-  return req =>
+  return async req =>
     (req.url ?? '').split('?')[0] === '/metrics'
       ? {
           status: 200,
-          body: meter.render(),
-          contentType: 'text/plain; version=0.0.4; charset=utf-8',
+          body: await meter.render(),
+          contentType: meter.registry.contentType,
         }
       : undefined;
 }
