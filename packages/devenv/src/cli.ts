@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import {
+  findRepoRoot,
+  KubeClient,
+} from '@infrared-clusters/plugin-infrared-node';
 import { ensureBinaries } from './binaries';
 import {
   ClusterInfo,
@@ -59,19 +62,6 @@ function parseArgs(argv: string[]) {
     flags[m[1]] = m[2] ?? rest[++i];
   }
   return { cmd, flags };
-}
-
-/** The nearest folder upwards holding a package.json with workspaces, else the current folder. */
-export function findRepoRoot(from = process.cwd()): string {
-  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
-    const pkg = path.join(dir, 'package.json');
-    if (
-      fs.existsSync(pkg) &&
-      JSON.parse(fs.readFileSync(pkg, 'utf8')).workspaces
-    )
-      return dir;
-    if (path.dirname(dir) === dir) return process.cwd();
-  }
 }
 
 const say = (m: string): void => {

@@ -1,6 +1,6 @@
 import type { RootConfigService } from '@backstage/backend-plugin-api';
 import { DEFAULT_MANAGEMENT_CLUSTER_NAME } from '@infrared-clusters/plugin-infrared-common';
-import fs from 'node:fs';
+import { targetPaths } from '@backstage/cli-common';
 import path from 'node:path';
 import {
   isInCluster,
@@ -10,23 +10,15 @@ import {
 } from './client';
 
 /**
- * The repository root (the folder whose package.json declares workspaces), which relative paths in
- * config are resolved against; the start folder when there is none.
+ * The repository root (the nearest folder upwards from the working directory whose package.json declares
+ * workspaces), which relative paths in config are resolved against; the working directory when there is none.
+ * Backstage's `targetPaths.rootDir` from `@backstage/cli-common` (what its deprecated `findPaths(...).targetRoot`
+ * now returns), as the Backstage CLI and backend resolve their own config paths.
  *
  * @public
  */
-export function findRepoRoot(start: string = process.cwd()): string {
-  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    try {
-      const pkg = JSON.parse(
-        fs.readFileSync(path.join(dir, 'package.json'), 'utf8'),
-      );
-      if (pkg.workspaces) return dir;
-    } catch {
-      // no package.json here
-    }
-    if (path.dirname(dir) === dir) return path.resolve(start);
-  }
+export function findRepoRoot(): string {
+  return targetPaths.rootDir;
 }
 
 /**
