@@ -124,7 +124,13 @@ function parseBool(flag: string, value: string): boolean {
   throw new RegistrarConfigError(`--${flag}`, `"${value}" is not a boolean`);
 }
 
-/** The flags as given: values of each value flag in order, and the booleans. */
+/**
+ * The flags as given: values of each value flag in order, and the booleans. Kept by hand: the command takes
+ * upstream's Go flags as pflag reads them, and no flag library here does. Node's `util.parseArgs` refuses
+ * `--leader-elect=false` ("does not take an argument") and reads `-t=v` as the value "=v"; a general parser
+ * would still need strconv.ParseBool's spellings (`=t`, `=F`, `=TRUE`, `=0`) and pflag's last-value-wins added
+ * per flag. A Helm chart or script written for upstream must run unchanged.
+ */
 function readFlags(
   argv: string[],
   usage: string,
