@@ -81,6 +81,10 @@ describe('infrared.installation', () => {
       read({ infrared: { installation: { leaseDuration: '1500ms' } } })
         .leaseDurationMs,
     ).toBe(2_000);
+    expect(
+      read({ infrared: { installation: { leaseDuration: 'PT1M30S' } } })
+        .leaseDurationMs,
+    ).toBe(90_000);
   });
 
   it('refuses invalid values, naming the key', () => {
@@ -93,5 +97,8 @@ describe('infrared.installation', () => {
     expect(() =>
       read({ infrared: { installation: { leaseDuration: '500ms' } } }),
     ).toThrow('infrared.installation.leaseDuration must be at least 1 second');
+    expect(() =>
+      read({ infrared: { installation: { leaseDuration: { months: 1 } } } }),
+    ).toThrow('infrared.installation.leaseDuration: use seconds');
   });
 });

@@ -1,4 +1,5 @@
 import { Config, readDurationFromConfig } from '@backstage/config';
+import { durationToMilliseconds } from '@backstage/types';
 
 /** The Lease one installation holds per management cluster, in the backend's namespace. */
 export const INSTALLATION_LEASE_NAME = 'infrared-installation';
@@ -23,29 +24,16 @@ export interface InstallationConfig {
   renewEveryMs: number;
 }
 
-const MS: Record<string, number> = {
-  milliseconds: 1,
-  seconds: 1_000,
-  minutes: 60_000,
-  hours: 3_600_000,
-  days: 86_400_000,
-  weeks: 7 * 86_400_000,
-};
-
+/** The key's duration (Go-style text, ISO 8601 or an object) in milliseconds, by Backstage's own helpers. */
 function durationMs(config: Config, key: string): number {
-  const duration = readDurationFromConfig(config, { key }) as Record<
-    string,
-    number | undefined
-  >;
-  let ms = 0;
-  for (const [unit, value] of Object.entries(duration)) {
-    if (value === undefined) continue;
-    if (!(unit in MS)) {
+  const duration = readDurationFromConfig(config, { key });
+  // A Lease measured in months or years is a mistake; durationToMilliseconds would take 30 or 365 days.
+  for (const unit of ['years', 'months'] as const) {
+    if (duration[unit] !== undefined) {
       throw new Error(`${key}: use seconds, minutes or hours, not ${unit}`);
     }
-    ms += value * MS[unit];
   }
-  return ms;
+  return durationToMilliseconds(duration);
 }
 
 /** A URL without credentials, a trailing slash or `.git`: an id is logged and answered. */
