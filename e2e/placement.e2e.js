@@ -50,6 +50,40 @@ module.exports = {
   title: 'Zone placement',
   steps: [
     {
+      name: `while ${ZONE}'s cluster is not a Cluster, the card offers "Register it", which opens the register form with its name`,
+      async run(t) {
+        await openClusters(t); // signs in when asked
+        const r = await zoneRow(t);
+        await t.page.getByTestId(`decision-${ZONE}`).waitFor();
+        const offer = r.getByTestId(`register-${ZONE}`);
+        if (!(await offer.count())) {
+          // registered by an earlier run that did not get to remove it: nothing to offer
+          console.log(
+            `    ${t.clusterName} is a Cluster already: no "Register it"`,
+          );
+          return;
+        }
+        t.expect(
+          !(await r.getByRole('button', { name: /^Allow / }).count()),
+          'the card offers to allow a cluster that is not registered',
+        );
+        await r.scrollIntoViewIfNeeded();
+        await t.screenshot('card-register-it');
+        await offer.getByRole('link', { name: 'Register it' }).click();
+        const dialog = t.page.getByRole('dialog');
+        const name = dialog.getByRole('textbox', { name: 'Name' });
+        await name.waitFor({ timeout: 30_000 });
+        const value = await name.inputValue();
+        t.expect(
+          value === t.clusterName,
+          `the register form's name is "${value}", not ${t.clusterName}`,
+        );
+        await t.screenshot('register-form-prefilled');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'detached' });
+      },
+    },
+    {
       name: 'has the demo cluster registered (registers it when it is not there)',
       async run(t) {
         await ensureRegistered(t);
