@@ -22,12 +22,13 @@ import {
   controllerReferenceTo,
   isAlreadyExists,
   isNotFound,
+  KeyedLock,
   type ManagementApi,
 } from '@infrared-clusters/plugin-infrared-node';
 import { fromKubeError } from './errors';
 import type { ClusterListCache } from './listCache';
 import { dependentLabels, isManagementCluster } from './plan';
-import { checkServerFree } from './serverConflict';
+import { checkServerFree, requestedServer } from './serverConflict';
 
 export interface ClusterServiceOptions {
   api: ManagementApi;
@@ -48,6 +49,8 @@ const nameTaken = (name: string) =>
 
 /** Registration, listing and removal of Clusters; the REST API's only way to Kubernetes. */
 export class ClusterService {
+  private readonly serverLock = new KeyedLock();
+
   constructor(private readonly options: ClusterServiceOptions) {}
 
   async list(): Promise<ClusterView[]> {
@@ -86,11 +89,23 @@ export class ClusterService {
    * Nothing is written when the name is taken, or when an existing Cluster or registrar child
    * has the server (the existing one keeps it: Argo CD keys clusters by server).
    */
-  async register(request: RegisterClusterRequest): Promise<ClusterView> {
+  register(request: RegisterClusterRequest): Promise<ClusterView> {
+    // one registration of a server at a time in this process: the check, then the create
+    const server = requestedServer(request);
+    return server
+      ? this.serverLock.run(server, () => this.registerChecked(request))
+      : this.registerChecked(request);
+  }
+
+  private async registerChecked(
+    request: RegisterClusterRequest,
+  ): Promise<ClusterView> {
     const name = request.name;
     await this.checkNameFree(name);
     try {
-      await checkServerFree(this.options.api, request);
+      await checkServerFree(this.options.api, request, () =>
+        this.options.listCache?.resources(),
+      );
     } catch (e) {
       if (e instanceof ConflictError) throw e;
       throw fromKubeError(e);

@@ -39,6 +39,11 @@ export class ClusterListCache {
 
   /** Every Cluster as a view; undefined until the watch has synced (list live then). */
   list(): ClusterView[] | undefined {
+    return this.resources()?.map(resource => this.viewOf(resource));
+  }
+
+  /** Every Cluster as the watch has it, with this process's writes; undefined until synced. */
+  resources(): ClusterResource[] | undefined {
     if (!this.watched.isSynced) return undefined;
     const byName = new Map<string, ClusterResource>();
     for (const resource of this.watched.list()) {
@@ -57,7 +62,7 @@ export class ClusterListCache {
         byName.delete(name);
       }
     }
-    return [...byName.values()].map(resource => this.viewOf(resource));
+    return [...byName.values()];
   }
 
   /** A Cluster this process just created. */

@@ -1,4 +1,8 @@
-import { INFRARED_NAMESPACE } from '@infrared-clusters/plugin-infrared-common';
+import {
+  clusterForRequest,
+  INFRARED_NAMESPACE,
+  kubeconfigSecret,
+} from '@infrared-clusters/plugin-infrared-common';
 import { startHarness, type Harness } from '../api/__testUtils__/harness';
 import { CA, kubeconfigText, SERVER } from './__testUtils__/fixtures';
 
@@ -119,5 +123,42 @@ describe('POST /v1/clusters: one registration per API server (issue 23)', () => 
       201,
     );
     await settled(h);
+  });
+
+  it('lets one of two registrations of one server sent at once through, and refuses the other', async () => {
+    const h = await startHarness();
+    const answers = await Promise.all(
+      ['edge-a', 'edge-b'].map(name =>
+        post(h, { name, kubeconfig: kubeconfigFor(SERVER) }),
+      ),
+    );
+    expect(answers.map(a => a.status).sort()).toEqual([201, 409]);
+    const refused = answers.find(a => a.status === 409)!;
+    expect(refused.body.error.message).toMatch(
+      /already registered as cluster edge-/,
+    );
+    await settled(h);
+  });
+
+  it("reads the fleet's Secrets with LISTs, not a GET per Cluster", async () => {
+    const h = await startHarness();
+    // made with kubectl and not reconciled yet: no status.argoServer, the server is the kubeconfig's
+    for (let i = 0; i < 20; i++) {
+      const name = `edge-${i}`;
+      const kubeconfig = kubeconfigFor(`https://198.51.100.${i + 1}:6443`);
+      await h.api.secrets.create(
+        kubeconfigSecret({ clusterName: name, kubeconfig }),
+      );
+      await h.api.clusters.create(clusterForRequest({ name, kubeconfig }));
+    }
+    const before = h.api.counter.byVerb().GET ?? 0;
+    const taken = await post(h, {
+      name: 'late',
+      kubeconfig: kubeconfigFor('https://198.51.100.7:6443'),
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.message).toMatch(/registered as cluster edge-6/);
+    // the name checks (a Cluster and an Argo CD Secret of that name), not one a Cluster
+    expect((h.api.counter.byVerb().GET ?? 0) - before).toBeLessThan(5);
   });
 });

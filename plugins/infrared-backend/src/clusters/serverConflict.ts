@@ -6,6 +6,8 @@ import {
   argoSecretName,
   INFRARED_NAMESPACE,
   inspectKubeconfig,
+  MANAGED_BY_INFRARED,
+  MANAGED_BY_LABEL,
   isInClusterServer,
   secretStrings,
   trimServer,
@@ -14,6 +16,8 @@ import {
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
 import type { ManagementApi } from '@infrared-clusters/plugin-infrared-node';
+
+const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
 
 /** A server for a message: scheme, host, port and path only (never user information or a query). */
 function shown(server: string): string {
@@ -45,10 +49,35 @@ export function requestedServer(
   return trimServer(server);
 }
 
-const serverOf = (secret: SecretObject | undefined): string | undefined => {
-  const server = secret && secretStrings(secret).server;
-  return server?.trim() ? trimServer(server) : undefined;
-};
+// The servers of Secrets by object: a LIST answers an unchanged Secret as the same object
+// (SecretListCache), so a kubeconfig is parsed once per version, not once per registration.
+const servers = new WeakMap<SecretObject, string | undefined>();
+
+function memoized(
+  secret: SecretObject,
+  read: (secret: SecretObject) => string | undefined,
+): string | undefined {
+  if (!servers.has(secret)) servers.set(secret, read(secret));
+  return servers.get(secret);
+}
+
+const serverOf = (secret: SecretObject | undefined): string | undefined =>
+  secret &&
+  memoized(secret, s => {
+    const server = secretStrings(s).server;
+    return server?.trim() ? trimServer(server) : undefined;
+  });
+
+const kubeconfigServerOf = (
+  secret: SecretObject | undefined,
+  key: string,
+): string | undefined =>
+  secret &&
+  memoized(secret, s => {
+    const text = secretStrings(s)[key];
+    const inspection = text ? inspectKubeconfig(text) : undefined;
+    return inspection?.ok ? trimServer(inspection.server) : undefined;
+  });
 
 /**
  * The servers an existing Cluster holds or will hold in Argo CD: its status's, its spec.server,
@@ -57,23 +86,30 @@ const serverOf = (secret: SecretObject | undefined): string | undefined => {
 async function clusterServers(
   api: ManagementApi,
   cluster: ClusterResource,
-  argoSecrets: ReadonlyMap<string, SecretObject>,
+  secrets: {
+    argo: ReadonlyMap<string, SecretObject>;
+    kubeconfigs: ReadonlyMap<string, SecretObject>;
+  },
 ): Promise<string[]> {
   const { spec, status } = cluster;
   if (spec.connection?.inCluster) return [];
-  const servers = [status?.argoServer, spec.server]
+  const found = [status?.argoServer, spec.server]
     .filter((s): s is string => !!s?.trim())
     .map(trimServer);
-  const argo = serverOf(argoSecrets.get(argoSecretName(cluster.metadata.name)));
-  if (argo) servers.push(argo);
+  const argo = serverOf(
+    secrets.argo.get(argoSecretName(cluster.metadata.name)),
+  );
+  if (argo) found.push(argo);
   const ref = spec.connection?.kubeconfigSecretRef;
   if (!status?.argoServer && !spec.server?.trim() && ref) {
-    const secret = await api.secrets.get(INFRARED_NAMESPACE, ref.name);
-    const text = secret && secretStrings(secret)[ref.key];
-    const inspection = text ? inspectKubeconfig(text) : undefined;
-    if (inspection?.ok) servers.push(trimServer(inspection.server));
+    // a Secret made with kubectl may lack the managed-by label the LIST selects
+    const secret =
+      secrets.kubeconfigs.get(ref.name) ??
+      (await api.secrets.get(INFRARED_NAMESPACE, ref.name));
+    const server = kubeconfigServerOf(secret, ref.key);
+    if (server) found.push(server);
   }
-  return servers.filter(s => !isInClusterServer(s));
+  return found.filter(s => !isInClusterServer(s));
 }
 
 /**
@@ -84,20 +120,26 @@ async function clusterServers(
 export async function checkServerFree(
   api: ManagementApi,
   request: RegisterClusterRequest,
+  /** The Clusters a watch holds; undefined (not synced yet): they are listed. */
+  watched?: () => ClusterResource[] | undefined,
 ): Promise<void> {
   const server = requestedServer(request);
   if (!server) return;
-  const [clusters, secrets] = await Promise.all([
-    api.clusters.list(),
+  // three LISTs for the whole fleet (Secrets' data read only when changed), not a GET per Cluster
+  const [clusters, secrets, kubeconfigs] = await Promise.all([
+    watched?.() ?? api.clusters.list(),
     api.secrets.list(ARGOCD_NAMESPACE, `${ARGOCD_SECRET_TYPE_LABEL}=cluster`),
+    api.secrets.list(INFRARED_NAMESPACE, MANAGED_SELECTOR),
   ]);
-  const argoSecrets = new Map(secrets.map(s => [s.metadata.name, s]));
+  const byName = (list: SecretObject[]) =>
+    new Map(list.map(s => [s.metadata.name, s]));
+  const held = { argo: byName(secrets), kubeconfigs: byName(kubeconfigs) };
   const keep = `The existing registration wins and keeps the server; to register it as ${request.name}`;
   for (const cluster of clusters) {
     // being deleted: its Argo CD Secret goes with it (owner reference)
     if (cluster.metadata.deletionTimestamp) continue;
     if (cluster.metadata.name === request.name) continue;
-    if ((await clusterServers(api, cluster, argoSecrets)).includes(server)) {
+    if ((await clusterServers(api, cluster, held)).includes(server)) {
       const other = cluster.metadata.name;
       throw new ConflictError(
         `server ${shown(
