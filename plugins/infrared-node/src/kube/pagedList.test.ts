@@ -41,9 +41,7 @@ describe('listAllPages', () => {
     client = KubeClient.fromKubeconfig(
       [
         'apiVersion: v1',
-        'clusters: [{name: c, cluster: {server: "http://127.0.0.1:' +
-          port +
-          '", insecure-skip-tls-verify: true}}]',
+        `clusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]`,
         'users: [{name: u, user: {token: t}}]',
         'contexts: [{name: x, context: {cluster: c, user: u}}]',
         'current-context: x',
