@@ -12,10 +12,13 @@ const useStyles = makeStyles(theme => ({
     flexWrap: 'wrap',
     marginTop: theme.spacing(0.5),
   },
-  // A button centres its text: a name on two lines starts at the left like the others.
-  name: { textAlign: 'left' },
-  // "from namespace k3k-sandbox" moves below the chip whole rather than break at its hyphen.
-  namespace: { whiteSpace: 'nowrap' },
+  // A button centres its text: a name on two lines starts at the left like the others. It breaks
+  // only after a hyphen or a dot (the theme lets a cell break anywhere): the column is at least as
+  // wide as the name's longest part, so a name is never cut (issue 23.5).
+  name: { textAlign: 'left', wordBreak: 'normal', overflowWrap: 'normal' },
+  // "from namespace k3k-sandbox" wraps between its words (never inside one): the column stays
+  // narrow enough for the table to fit 1,280 px with every row shown (issue 23.5).
+  namespace: { wordBreak: 'normal', overflowWrap: 'normal' },
 }));
 
 export interface ClusterNameCellProps {

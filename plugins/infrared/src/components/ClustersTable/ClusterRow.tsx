@@ -99,7 +99,7 @@ function cell(
         </Typography>
       );
     case 'gitopsPath':
-      return <GitopsPathCell cluster={cluster} />;
+      return <GitopsPathCell cluster={cluster} twoLines />;
     case 'zones':
       return zonesCell(placement);
     case 'orgs':

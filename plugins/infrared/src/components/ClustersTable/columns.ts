@@ -38,7 +38,7 @@ export const VIEWPORT_STEPS = [1280, 1440, 1680, 1920] as const;
 
 /** The table's columns, in order. */
 export const COLUMNS: Column[] = [
-  { id: 'name', label: 'Name', sortKey: 'name', minWidth: 160 },
+  { id: 'name', label: 'Name', sortKey: 'name', minWidth: 120 },
   { id: 'type', label: 'Type', sortKey: 'type' },
   {
     id: 'placement',
