@@ -30,7 +30,7 @@ module.exports = {
     {
       name: 'builds the demo cluster from the register form: a plan with its summary',
       async run(t) {
-        await t.page.goto(`${t.baseUrl}/`);
+        await t.page.goto(`${t.baseUrl}/`, { timeout: 180_000 }); // the first load builds the bundle
         await signInIfAsked(t.page);
         await t.page.getByRole('link', { name: 'Clusters' }).first().click();
         await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
@@ -51,7 +51,21 @@ module.exports = {
           .click();
         await t.screenshot('build-form');
         await dialog.getByRole('button', { name: 'Register' }).click();
-        await dialog.getByTestId('registration-progress').waitFor();
+        const progress = dialog.getByTestId('registration-progress');
+        await progress.waitFor();
+        // the dialog follows the plan Job to its summary, and planning is no failure (issue 23.3)
+        await dialog.getByTestId('plan-summary').waitFor({ timeout: TIMEOUT });
+        const shown = await progress.innerText();
+        t.expect(
+          !/Stuck|NoConnection|remove the cluster/.test(shown),
+          `the build dialog: ${shown}`,
+        );
+        const { width, height } = t.page.viewportSize();
+        t.expect(
+          width === 1280 && height === 800,
+          `viewport ${width}x${height}`,
+        );
+        await t.screenshot('build-dialog');
         await dialog.getByRole('button', { name: 'Close' }).click();
         const { said } = await waitInPanel(
           t.page,
@@ -66,16 +80,22 @@ module.exports = {
       },
     },
     {
-      name: 'applies it behind the billable caution; the new cluster is Registered',
+      name: "applies it behind the caution in the template's words; the new cluster is Registered",
       async run(t) {
         const panel = await openPanel(t.page, NAME);
         await panel.getByRole('button', { name: 'Apply' }).click();
         const confirm = t.page.getByRole('dialog', { name: `Apply ${NAME}?` });
+        // the template's words come with GET /v1/provisioning/templates
+        await confirm
+          .getByText(/Starts another local Kubernetes API server/)
+          .waitFor();
         const caution = await confirm
           .getByTestId('billable-caution')
           .innerText();
+        // the template's own words, and nothing of cloud accounts: it has none (issue 23.3)
         t.expect(
-          caution.includes('Apply creates billable resources'),
+          caution.includes('Starts another local Kubernetes API server') &&
+            !/cloud|credentials|billable/.test(caution),
           `caution: ${caution}`,
         );
         t.expect(
@@ -84,7 +104,7 @@ module.exports = {
         );
         await confirm
           .getByRole('checkbox', {
-            name: 'I understand that apply creates billable resources',
+            name: 'I understand what apply creates',
           })
           .check();
         await t.screenshot('apply-caution');
@@ -118,6 +138,13 @@ module.exports = {
           .click();
         await waitInPanel(t.page, NAME, 'destroy, generation');
         await waitInPanel(t.page, NAME, 'Succeeded');
+        // Destroyed: a plan or an apply of a new generation, or Remove (issue 23.1)
+        const { panel: after } = await waitInPanel(
+          t.page,
+          NAME,
+          'Destroyed: what the template built',
+        );
+        await after.getByRole('button', { name: 'Plan' }).waitFor();
         await t.screenshot('destroyed');
         await t.page
           .getByRole('button', { name: 'Close the cluster panel' })
