@@ -189,25 +189,51 @@ module.exports = {
           .getByRole('link', { name: ENTITY, exact: true })
           .first()
           .waitFor({ timeout: 30_000 });
-        const names = await t.page.evaluate(() =>
-          [...document.querySelectorAll('td a[href*="/catalog/default/"]')].map(
-            a => {
+        const measure = () =>
+          t.page.evaluate(() =>
+            [
+              ...document.querySelectorAll('td a[href*="/catalog/default/"]'),
+            ].map(a => {
               const tops = new Set(
                 [...a.getClientRects()]
                   .filter(r => r.width > 0)
                   .map(r => Math.round(r.top)),
               );
               const text = a.textContent.trim();
+              const td = a.closest('td');
               return {
                 text,
                 lines: tops.size,
                 parts: text.split(/[-.]/).length,
-                clipped:
-                  a.closest('td').scrollWidth > a.closest('td').clientWidth + 1,
+                width: Math.round(td.getBoundingClientRect().width),
+                clipped: td.scrollWidth > td.clientWidth + 1,
               };
-            },
-          ),
-        );
+            }),
+          );
+        const names = await measure();
+        // the figures without the app's table styles, for comparison (the page as before issue 23.5)
+        const without = await t.page.evaluate(() => {
+          const style = document.querySelector(
+            'style[data-testid="infrared-table-styles"]',
+          );
+          const text = style?.textContent ?? '';
+          if (style) style.textContent = '';
+          return text;
+        });
+        const before = await measure();
+        await t.page.evaluate(css => {
+          const style = document.querySelector(
+            'style[data-testid="infrared-table-styles"]',
+          );
+          if (style) style.textContent = css;
+        }, without);
+        const show = list =>
+          list
+            .filter(n => n.parts > 1)
+            .map(n => `${n.text} ${n.lines} lines in ${n.width} px`)
+            .join(', ');
+        console.log(`    catalog names now: ${show(names)}`);
+        console.log(`    without the table styles: ${show(before)}`);
         t.expect(names.length > 0, 'the catalog table lists no entity');
         for (const n of names) {
           t.expect(
