@@ -3,7 +3,6 @@ import {
   DefaultApiClient,
   pluginId,
   type ClusterTemplate as ClusterTemplateView,
-  type ListClusters,
   type ProvisionLog,
   type TypedResponse,
 } from '../schema/openapi';
@@ -20,7 +19,7 @@ import type {
   ReleaseZoneApprovalView,
   ZoneView,
 } from '../placement';
-import type { ClusterListPage } from '../clusters/list';
+import type { ClusterListPage, ClusterListParams } from '../clusters/list';
 import type { RegisterClusterRequest } from './request';
 import type { ClusterView, HealthStatus } from './views';
 
@@ -42,7 +41,7 @@ export interface FetchLike {
 export interface InfraredApi {
   listClusters(): Promise<ClusterView[]>;
   /** A page of the clusters that match the filters, sorted by the backend (GET /v1/clusters's query). */
-  listClusterPage(query: ListClusters['query']): Promise<ClusterListPage>;
+  listClusterPage(query: ClusterListParams): Promise<ClusterListPage>;
   getCluster(name: string): Promise<ClusterView>;
   registerCluster(request: RegisterClusterRequest): Promise<ClusterView>;
   /** Removes a workload cluster; answers the zones that stop and the allowlists it was taken off. */
@@ -172,9 +171,7 @@ export class InfraredApiClient implements InfraredApi {
     return list.items;
   }
 
-  async listClusterPage(
-    query: ListClusters['query'],
-  ): Promise<ClusterListPage> {
+  async listClusterPage(query: ClusterListParams): Promise<ClusterListPage> {
     const list = await this.read(this.api.listClusters({ query }));
     return {
       items: list.items,

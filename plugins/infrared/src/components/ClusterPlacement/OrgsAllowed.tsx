@@ -15,6 +15,25 @@ export interface OrgsAllowedProps {
   onChange: (org: string, cluster: string, allowed: boolean) => Promise<void>;
 }
 
+/** What a tick does: there is no Save button. */
+const SavesAtOnceNote = () => (
+  <Typography
+    variant="caption"
+    component="p"
+    color="textSecondary"
+    data-testid="orgs-allowed-note"
+  >
+    A tick saves at once: it changes that org&apos;s cluster allowlist right
+    away (no Save button), the release gate looks again, and each change is
+    audited with who made it and the allowlist before and after.
+  </Typography>
+);
+
+const orgLabel = (org: OrganizationView) =>
+  org.displayName && org.displayName !== org.name
+    ? `${org.name} (${org.displayName})`
+    : org.name;
+
 /**
  * One checkbox per Organization: ticked when the org's cluster allowlist holds the cluster.
  * Ticking one replaces that org's allowlist through the API (platform admins only).
@@ -61,16 +80,7 @@ export const OrgsAllowed = ({
 
   return (
     <>
-      <Typography
-        variant="caption"
-        component="p"
-        color="textSecondary"
-        data-testid="orgs-allowed-note"
-      >
-        A tick saves at once: it changes that org&apos;s cluster allowlist right
-        away (no Save button), the release gate looks again, and each change is
-        audited with who made it and the allowlist before and after.
-      </Typography>
+      <SavesAtOnceNote />
       {!allowance.allowed && allowance.reason && (
         <Typography variant="body2" color="textSecondary">
           {allowance.reason}.
@@ -82,11 +92,7 @@ export const OrgsAllowed = ({
           return (
             <FormControlLabel
               key={org.name}
-              label={
-                org.displayName && org.displayName !== org.name
-                  ? `${org.name} (${org.displayName})`
-                  : org.name
-              }
+              label={orgLabel(org)}
               control={
                 <Checkbox
                   checked={allowed}
