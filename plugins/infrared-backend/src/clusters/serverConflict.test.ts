@@ -140,7 +140,7 @@ describe('POST /v1/clusters: one registration per API server (issue 23)', () => 
     await settled(h);
   });
 
-  it("reads the fleet's Secrets with LISTs, not a GET per Cluster", async () => {
+  it("reads a Cluster's kubeconfig once per version, not on every registration", async () => {
     const h = await startHarness();
     // made with kubectl and not reconciled yet: no status.argoServer, the server is the kubeconfig's
     for (let i = 0; i < 20; i++) {
@@ -151,14 +151,21 @@ describe('POST /v1/clusters: one registration per API server (issue 23)', () => 
       );
       await h.api.clusters.create(clusterForRequest({ name, kubeconfig }));
     }
-    const before = h.api.counter.byVerb().GET ?? 0;
+    const gets = () => h.api.counter.byVerb().GET ?? 0;
     const taken = await post(h, {
       name: 'late',
       kubeconfig: kubeconfigFor('https://198.51.100.7:6443'),
     });
     expect(taken.status).toBe(409);
     expect(taken.body.error.message).toMatch(/registered as cluster edge-6/);
+    // a Cluster's kubeconfig is read once per version of the Cluster, not on every registration
+    const before = gets();
+    const again = await post(h, {
+      name: 'later',
+      kubeconfig: kubeconfigFor('https://198.51.100.8:6443'),
+    });
+    expect(again.status).toBe(409);
     // the name checks (a Cluster and an Argo CD Secret of that name), not one a Cluster
-    expect((h.api.counter.byVerb().GET ?? 0) - before).toBeLessThan(5);
+    expect(gets() - before).toBeLessThan(5);
   });
 });

@@ -3,7 +3,6 @@ import {
   ARGOCD_NAMESPACE,
   ARGOCD_SECRET_TYPE_LABEL,
   argoSecretManager,
-  argoSecretName,
   INFRARED_NAMESPACE,
   inspectKubeconfig,
   MANAGED_BY_INFRARED,
@@ -17,7 +16,8 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import type { ManagementApi } from '@infrared-clusters/plugin-infrared-node';
 
-const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
+/** Argo CD cluster Secrets Infrared did not write (`!=` also selects those without the label). */
+const OTHERS_CLUSTER_SECRETS = `${ARGOCD_SECRET_TYPE_LABEL}=cluster,${MANAGED_BY_LABEL}!=${MANAGED_BY_INFRARED}`;
 
 /** A server for a message: scheme, host, port and path only (never user information or a query). */
 function shown(server: string): string {
@@ -79,33 +79,52 @@ const kubeconfigServerOf = (
     return inspection?.ok ? trimServer(inspection.server) : undefined;
   });
 
+// The servers of each Cluster by its version: a Cluster's kubeconfig is read at most once per
+// version, not once per registration (issue 25). Entries of Clusters gone are dropped each check.
+const clusterServerMemo = new Map<
+  string,
+  { version: string; servers: Promise<string[]> }
+>();
+
 /**
  * The servers an existing Cluster holds or will hold in Argo CD: its status's, its spec.server,
- * its Argo CD Secret's, and (with none of the first two) its kubeconfig's.
+ * and (with neither) its kubeconfig's. Its own Argo CD Secret holds status.argoServer.
  */
-async function clusterServers(
+function clusterServers(
   api: ManagementApi,
   cluster: ClusterResource,
-  secrets: {
-    argo: ReadonlyMap<string, SecretObject>;
-    kubeconfigs: ReadonlyMap<string, SecretObject>;
-  },
+): Promise<string[]> {
+  const { name, uid, resourceVersion } = cluster.metadata;
+  const version = `${uid}/${resourceVersion}`;
+  const known = clusterServerMemo.get(name);
+  if (known?.version === version && resourceVersion) return known.servers;
+  const servers = readClusterServers(api, cluster);
+  clusterServerMemo.set(name, { version, servers });
+  // a failed read is not kept: the next registration reads again
+  servers.catch(() => clusterServerMemo.delete(name));
+  return servers;
+}
+
+function forgetGoneClusters(clusters: ClusterResource[]): void {
+  if (clusterServerMemo.size <= clusters.length) return;
+  const names = new Set(clusters.map(c => c.metadata.name));
+  for (const name of clusterServerMemo.keys()) {
+    if (!names.has(name)) clusterServerMemo.delete(name);
+  }
+}
+
+async function readClusterServers(
+  api: ManagementApi,
+  cluster: ClusterResource,
 ): Promise<string[]> {
   const { spec, status } = cluster;
   if (spec.connection?.inCluster) return [];
   const found = [status?.argoServer, spec.server]
     .filter((s): s is string => !!s?.trim())
     .map(trimServer);
-  const argo = serverOf(
-    secrets.argo.get(argoSecretName(cluster.metadata.name)),
-  );
-  if (argo) found.push(argo);
   const ref = spec.connection?.kubeconfigSecretRef;
-  if (!status?.argoServer && !spec.server?.trim() && ref) {
-    // a Secret made with kubectl may lack the managed-by label the LIST selects
-    const secret =
-      secrets.kubeconfigs.get(ref.name) ??
-      (await api.secrets.get(INFRARED_NAMESPACE, ref.name));
+  if (!found.length && ref) {
+    const secret = await api.secrets.get(INFRARED_NAMESPACE, ref.name);
     const server = kubeconfigServerOf(secret, ref.key);
     if (server) found.push(server);
   }
@@ -125,21 +144,19 @@ export async function checkServerFree(
 ): Promise<void> {
   const server = requestedServer(request);
   if (!server) return;
-  // three LISTs for the whole fleet (Secrets' data read only when changed), not a GET per Cluster
-  const [clusters, secrets, kubeconfigs] = await Promise.all([
+  // the Clusters from the watch; of the Argo CD Secrets only those Infrared did not write (the
+  // registrar's children and others): no request grows with the Clusters a registration at a time
+  const [clusters, secrets] = await Promise.all([
     watched?.() ?? api.clusters.list(),
-    api.secrets.list(ARGOCD_NAMESPACE, `${ARGOCD_SECRET_TYPE_LABEL}=cluster`),
-    api.secrets.list(INFRARED_NAMESPACE, MANAGED_SELECTOR),
+    api.secrets.list(ARGOCD_NAMESPACE, OTHERS_CLUSTER_SECRETS),
   ]);
-  const byName = (list: SecretObject[]) =>
-    new Map(list.map(s => [s.metadata.name, s]));
-  const held = { argo: byName(secrets), kubeconfigs: byName(kubeconfigs) };
+  forgetGoneClusters(clusters);
   const keep = `The existing registration wins and keeps the server; to register it as ${request.name}`;
   for (const cluster of clusters) {
     // being deleted: its Argo CD Secret goes with it (owner reference)
     if (cluster.metadata.deletionTimestamp) continue;
     if (cluster.metadata.name === request.name) continue;
-    if ((await clusterServers(api, cluster, held)).includes(server)) {
+    if ((await clusterServers(api, cluster)).includes(server)) {
       const other = cluster.metadata.name;
       throw new ConflictError(
         `server ${shown(
