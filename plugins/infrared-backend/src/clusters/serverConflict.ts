@@ -51,14 +51,14 @@ export function requestedServer(
 
 // The servers of Secrets by object: a LIST answers an unchanged Secret as the same object
 // (SecretListCache), so a kubeconfig is parsed once per version, not once per registration.
-const servers = new WeakMap<SecretObject, string | undefined>();
+const secretServers = new WeakMap<SecretObject, string | undefined>();
 
 function memoized(
   secret: SecretObject,
   read: (secret: SecretObject) => string | undefined,
 ): string | undefined {
-  if (!servers.has(secret)) servers.set(secret, read(secret));
-  return servers.get(secret);
+  if (!secretServers.has(secret)) secretServers.set(secret, read(secret));
+  return secretServers.get(secret);
 }
 
 const serverOf = (secret: SecretObject | undefined): string | undefined =>
