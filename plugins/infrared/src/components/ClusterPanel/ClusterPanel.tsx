@@ -24,6 +24,8 @@ export interface ClusterPanelProps {
   onClose: () => void;
   remove: Allowance;
   onRemoved: (name: string, removal: ClusterRemovalView) => void;
+  /** Called after an action changed the cluster (plan, apply, destroy), so the list is read again. */
+  onChanged?: () => void;
   /** The cluster's zones and allowed orgs; undefined while loading. */
   placement?: ClusterPlacement;
   /** Every Organization, for the Orgs allowed checkboxes; undefined while loading. */
@@ -57,6 +59,7 @@ export const ClusterPanel = ({
   onClose,
   remove,
   onRemoved,
+  onChanged,
   placement,
   orgs,
   placementError,
@@ -93,7 +96,7 @@ export const ClusterPanel = ({
         </Box>
         {cluster.template && (
           <>
-            <ProvisionSection cluster={cluster} />
+            <ProvisionSection cluster={cluster} onChanged={onChanged} />
             <Box my={2}>
               <Divider />
             </Box>

@@ -169,6 +169,7 @@ const ClustersContent = ({
         onClose={() => setSelected(undefined)}
         remove={permissions.remove}
         onRemoved={onRemoved}
+        onChanged={() => refresh()}
         placement={
           placement.byCluster && selectedCluster
             ? placementOf(placement.byCluster, selectedCluster.name)

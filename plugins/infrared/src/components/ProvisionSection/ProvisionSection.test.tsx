@@ -281,4 +281,39 @@ describe("the cluster panel's Build with OpenTofu", () => {
       panel.queryByRole('group', { name: 'Build with OpenTofu' }),
     ).toBeNull();
   });
+
+  it('reads the list again after an action, so the panel shows it even when nothing else polls', async () => {
+    // Registered and its plan done: nothing in progress, the page does not poll on its own
+    const built = planned();
+    built.conditions = registered('x').conditions;
+    state.clusters = [built];
+    server.use(
+      http.put(`${BASE}/v1/clusters/:name/provision/action`, async () => {
+        const applying: ClusterView = {
+          ...built,
+          provision: { ...built.provision!, action: 'apply' },
+        };
+        state.clusters = [applying];
+        return HttpResponse.json(applying);
+      }),
+    );
+    renderPage();
+    const build = await openBuild('built-1');
+    const group = () =>
+      screen.getByRole('group', { name: 'Build with OpenTofu' });
+    expect(group()).toHaveTextContent(/action plan/);
+    const lists = () =>
+      state.requests.filter(
+        r => r.method === 'GET' && r.path === '/v1/clusters',
+      ).length;
+    const before = lists();
+    await userEvent.click(build.getByRole('button', { name: 'Apply' }));
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Apply built-1?' }),
+    );
+    await userEvent.click(dialog.getByRole('checkbox'));
+    await userEvent.click(dialog.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(lists()).toBeGreaterThan(before));
+    await waitFor(() => expect(group()).toHaveTextContent(/action apply/));
+  });
 });
