@@ -295,8 +295,13 @@ describe('deploy/rbac', () => {
         .flatMap(r => r.doc.rules)
         .filter((r: any) => r.resources.includes(resource))
         .flatMap((r: any) => r.verbs);
-    expect(verbsIn('infrared-tofu', 'jobs')).toEqual(['list', 'create']);
-    expect(verbsIn('infrared-tofu', 'pods')).toEqual(['list']);
+    // watch: the Build section follows the Jobs (infrared.provisioning.watch)
+    expect(verbsIn('infrared-tofu', 'jobs')).toEqual([
+      'list',
+      'watch',
+      'create',
+    ]);
+    expect(verbsIn('infrared-tofu', 'pods')).toEqual(['list', 'watch']);
     expect(verbsIn('infrared-tofu', 'pods/log')).toEqual(['get']);
     for (const elsewhere of ['infrared', 'argocd', '*']) {
       expect([elsewhere, verbsIn(elsewhere, 'jobs')]).toEqual([elsewhere, []]);
