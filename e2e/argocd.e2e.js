@@ -215,8 +215,16 @@ module.exports = {
           /Approved by user:development\/guest/.test(text),
           `no approver on the row: ${text}`,
         );
-        const status = (await (await releases(t)).get()).status;
-        const prod = (status?.zones ?? []).find(z => z.name === PROD);
+        // the row's phase explanation names Healthy too ("waits for ... Synced and Healthy"): the
+        // Release's own status decides, asked until it is Healthy or the time is up
+        const deadline = Date.now() + HEALTHY_MS;
+        let prod;
+        for (;;) {
+          const status = (await (await releases(t)).get()).status;
+          prod = (status?.zones ?? []).find(z => z.name === PROD);
+          if (prod?.phase === 'Healthy' || Date.now() > deadline) break;
+          await new Promise(resolve => setTimeout(resolve, 2000));
+        }
         t.expect(
           prod?.phase === 'Healthy' &&
             prod?.approvedBy === 'user:development/guest',
