@@ -4,7 +4,7 @@
  * register form and the executor (which refuses a Cluster written past the API, e.g. by kubectl).
  */
 import type { FieldError } from '../fieldErrors';
-import { DEFAULT_TOFU_IMAGE } from './rules';
+import { DEFAULT_TOFU_IMAGE } from './fieldRules';
 import type { ClusterTemplate } from './types';
 
 /**

@@ -1,6 +1,6 @@
 import { validateRegisterClusterRequest } from '../api/validate';
 import { billableActionProblem, isBillableAction } from './billable';
-import { validateSetProvisionAction } from './rules';
+import { validateSetProvisionAction } from './action';
 
 describe('the billable-action rule, one for every route', () => {
   it.each<[unknown, unknown, string | undefined]>([

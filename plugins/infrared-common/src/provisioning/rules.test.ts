@@ -1,13 +1,12 @@
 import type { FieldError } from '../fieldErrors';
+import { validateSetProvisionAction } from './action';
+import { moduleSource, validateProvisioning } from './rules';
+import { offeredTemplate } from './templates';
 import {
   encodeVariable,
-  moduleSource,
-  offeredTemplate,
   templateVariables,
-  validateProvisioning,
-  validateSetProvisionAction,
   validateVariables,
-} from './rules';
+} from './variables';
 import type { ClusterTemplate } from './types';
 
 const TEMPLATES: ClusterTemplate[] = [
