@@ -1,7 +1,11 @@
 import type { FieldError } from '../fieldErrors';
 import { checkServer, PROXY_SCHEMES } from './cluster';
 import { isGoBase64 } from './read';
-import type { ArgoConnection, KubeconfigAccepted } from './types';
+import type {
+  ArgoConnection,
+  ArgoTlsClientConfig,
+  KubeconfigAccepted,
+} from './types';
 
 /** @public */
 export type ArgoConnectionResult =
@@ -95,10 +99,35 @@ export function argoConnectionProblems(
   const errors: FieldError[] = [];
   checkServer(connection.server, 'server', false, errors);
   const config = connection.config;
-  const tls = config.tlsClientConfig ?? { insecure: false };
-  const at = (key: string) => `config.tlsClientConfig.${key}`;
+  errors.push(...tlsProblems(config.tlsClientConfig ?? { insecure: false }));
+  errors.push(...proxyProblems(config.proxyUrl));
+  if (config.bearerToken && NOT_IN_HEADERS.test(config.bearerToken)) {
+    errors.push({
+      field: 'config.bearerToken',
+      message:
+        'bearerToken holds a control character, which no HTTP header may carry: client-go fails every request with it',
+    });
+  }
+  const exec = config.execProviderConfig;
+  if (exec && !EXEC_API_VERSIONS.includes(exec.apiVersion)) {
+    errors.push({
+      field: 'config.execProviderConfig.apiVersion',
+      message: `exec apiVersion "${
+        exec.apiVersion
+      }" is refused by client-go: it accepts ${EXEC_API_VERSIONS.join(', ')}`,
+    });
+  }
+  return errors;
+}
 
-  const decoded: Record<string, string | undefined> = {};
+type Decoded = Partial<Record<'caData' | 'certData' | 'keyData', string>>;
+
+const at = (key: string) => `config.tlsClientConfig.${key}`;
+
+/** transport.TLSConfigFor's rules: base64 data, no CA with insecure, PEM CA, a whole client certificate. */
+function tlsProblems(tls: ArgoTlsClientConfig): FieldError[] {
+  const errors: FieldError[] = [];
+  const decoded: Decoded = {};
   for (const key of ['caData', 'certData', 'keyData'] as const) {
     const value = tls[key];
     if (!value) continue;
@@ -110,7 +139,6 @@ export function argoConnectionProblems(
       });
     }
   }
-
   if (tls.insecure && tls.caData) {
     errors.push({
       field: at('insecure'),
@@ -130,77 +158,71 @@ export function argoConnectionProblems(
       });
     }
   }
+  errors.push(...clientCertificateProblems(tls, decoded));
+  return errors;
+}
+
+/** certData and keyData: both or neither, a PEM certificate and a PEM private key. */
+function clientCertificateProblems(
+  tls: ArgoTlsClientConfig,
+  decoded: Decoded,
+): FieldError[] {
   if (!!tls.certData !== !!tls.keyData) {
     const [has, lacks] = tls.certData
       ? ['certData', 'keyData']
       : ['keyData', 'certData'];
-    errors.push({
-      field: at(has),
-      message: `${has} without ${lacks}: client-go (Argo CD) ignores half a client certificate, so the connection would go without one`,
-    });
-  } else if (decoded.certData !== undefined && decoded.keyData !== undefined) {
-    if (
-      !pemBlocks(decoded.certData).some(
-        b => b.type === 'CERTIFICATE' && isDer(b),
-      )
-    ) {
-      errors.push({
-        field: at('certData'),
-        message:
-          'certData holds no PEM certificate, which client-go (Argo CD, kubectl) refuses: "tls: failed to find any PEM data in certificate input"',
-      });
-    }
-    if (
-      !pemBlocks(decoded.keyData).some(
-        b =>
-          (b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY')) &&
-          isDer(b),
-      )
-    ) {
-      errors.push({
-        field: at('keyData'),
-        message:
-          'keyData holds no PEM private key, which client-go (Argo CD, kubectl) refuses: "tls: failed to find any PEM data in key input"',
-      });
-    }
+    return [
+      {
+        field: at(has),
+        message: `${has} without ${lacks}: client-go (Argo CD) ignores half a client certificate, so the connection would go without one`,
+      },
+    ];
   }
-
-  if (config.proxyUrl) {
-    let url: URL | undefined;
-    try {
-      url = /[\s\\]/.test(config.proxyUrl)
-        ? undefined
-        : new URL(config.proxyUrl);
-    } catch {
-      url = undefined;
-    }
-    const scheme = url?.protocol.replace(/:$/, '');
-    if (!url?.hostname || !PROXY_SCHEMES.includes(scheme!)) {
-      errors.push({
-        field: 'config.proxyUrl',
-        message: `Argo CD refuses the proxy URL${
-          scheme ? ` (scheme ${scheme})` : ''
-        }: "Failed to parse proxy url", it must be an http, https or socks5 URL with a host`,
-      });
-    }
-  }
-
-  if (config.bearerToken && NOT_IN_HEADERS.test(config.bearerToken)) {
+  if (decoded.certData === undefined || decoded.keyData === undefined)
+    return [];
+  const errors: FieldError[] = [];
+  if (
+    !pemBlocks(decoded.certData).some(b => b.type === 'CERTIFICATE' && isDer(b))
+  ) {
     errors.push({
-      field: 'config.bearerToken',
+      field: at('certData'),
       message:
-        'bearerToken holds a control character, which no HTTP header may carry: client-go fails every request with it',
+        'certData holds no PEM certificate, which client-go (Argo CD, kubectl) refuses: "tls: failed to find any PEM data in certificate input"',
     });
   }
-
-  const exec = config.execProviderConfig;
-  if (exec && !EXEC_API_VERSIONS.includes(exec.apiVersion)) {
+  if (
+    !pemBlocks(decoded.keyData).some(
+      b =>
+        (b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY')) &&
+        isDer(b),
+    )
+  ) {
     errors.push({
-      field: 'config.execProviderConfig.apiVersion',
-      message: `exec apiVersion "${
-        exec.apiVersion
-      }" is refused by client-go: it accepts ${EXEC_API_VERSIONS.join(', ')}`,
+      field: at('keyData'),
+      message:
+        'keyData holds no PEM private key, which client-go (Argo CD, kubectl) refuses: "tls: failed to find any PEM data in key input"',
     });
   }
   return errors;
+}
+
+/** Argo CD's ParseProxyUrl: an http, https or socks5 URL with a host. */
+function proxyProblems(proxyUrl: string | undefined): FieldError[] {
+  if (!proxyUrl) return [];
+  let url: URL | undefined;
+  try {
+    url = /[\s\\]/.test(proxyUrl) ? undefined : new URL(proxyUrl);
+  } catch {
+    url = undefined;
+  }
+  const scheme = url?.protocol.replace(/:$/, '');
+  if (url?.hostname && PROXY_SCHEMES.includes(scheme!)) return [];
+  return [
+    {
+      field: 'config.proxyUrl',
+      message: `Argo CD refuses the proxy URL${
+        scheme ? ` (scheme ${scheme})` : ''
+      }: "Failed to parse proxy url", it must be an http, https or socks5 URL with a host`,
+    },
+  ];
 }

@@ -44,46 +44,9 @@ export function selectClusterAndUser(
     return { cluster: clusters[0], user: users[0], context: named?.name };
   }
 
-  const ctxField = `${field}.current-context`;
-  let context: Entry | undefined;
-  if (current) {
-    context = contexts.find(c => c.name === current);
-    if (!context) {
-      const known = contexts.length
-        ? `; contexts are ${quote(contexts.map(c => c.name))}`
-        : '';
-      return {
-        errors: [
-          {
-            field: ctxField,
-            message: `current-context "${current}" names no entry in contexts${known}`,
-          },
-        ],
-      };
-    }
-  } else if (contexts.length === 1) {
-    context = contexts[0];
-  } else if (contexts.length === 0) {
-    return {
-      errors: [
-        {
-          field: ctxField,
-          message: `kubeconfig has ${clusters.length} clusters and ${users.length} users but no context to choose between them: add a context and set current-context`,
-        },
-      ],
-    };
-  } else {
-    return {
-      errors: [
-        {
-          field: ctxField,
-          message: `no current context and more than one context (${quote(
-            contexts.map(c => c.name),
-          )}): set current-context to the one Infrared should use`,
-        },
-      ],
-    };
-  }
+  const chosen = chooseContext(contexts, current, field, clusters, users);
+  if ('errors' in chosen) return chosen;
+  const context = chosen.context;
 
   const at = `${field}.contexts[${context.index}].context`;
   const clusterName = readString(context.body, 'cluster', at, errors) ?? '';
@@ -104,4 +67,40 @@ export function selectClusterAndUser(
   }
   if (!cluster || !user) return { errors };
   return { context: context.name, cluster, user };
+}
+
+/**
+ * The context to follow when there are several clusters or users: current-context's, else the only
+ * one; an error naming current-context otherwise.
+ */
+function chooseContext(
+  contexts: Entry[],
+  current: string,
+  field: string,
+  clusters: Entry[],
+  users: Entry[],
+): { context: Entry } | { errors: FieldError[] } {
+  const fail = (message: string) => ({
+    errors: [{ field: `${field}.current-context`, message }],
+  });
+  if (current) {
+    const context = contexts.find(c => c.name === current);
+    if (context) return { context };
+    const known = contexts.length
+      ? `; contexts are ${quote(contexts.map(c => c.name))}`
+      : '';
+    return fail(
+      `current-context "${current}" names no entry in contexts${known}`,
+    );
+  }
+  if (contexts.length === 1) return { context: contexts[0] };
+  if (contexts.length === 0)
+    return fail(
+      `kubeconfig has ${clusters.length} clusters and ${users.length} users but no context to choose between them: add a context and set current-context`,
+    );
+  return fail(
+    `no current context and more than one context (${quote(
+      contexts.map(c => c.name),
+    )}): set current-context to the one Infrared should use`,
+  );
 }

@@ -157,151 +157,182 @@ function listOrNone(items: readonly string[]): string {
   return items.length ? items.join(', ') : 'none';
 }
 
+/** One row of the decision table that applies: what it decides and why. */
+interface Outcome {
+  decision: PlacementDecision;
+  reason: PlacementReason;
+  message: string;
+  extra?: Partial<ZonePlacement>;
+}
+
+const outcome = (
+  decision: PlacementDecision,
+  reason: PlacementReason,
+  message: string,
+  extra?: Partial<ZonePlacement>,
+): Outcome => ({ decision, reason, message, extra });
+
 /**
- * Decides one zone; see the table in the README (Fails, Waits, Promotes).
+ * Decides one zone; see the table in the README (Fails, Waits, Promotes). The rows are read in
+ * order: the zone's own fields, its cluster, the AppProject, then Promotes.
  *
  * @public
  */
 export function decideZonePlacement(input: ZonePlacementInput): ZonePlacement {
-  const { zone, org, cluster, managementCluster, project } = input;
-  const target = zoneTargetCluster(zone, managementCluster);
+  const { zone, cluster, managementCluster, project } = input;
   const destination = zoneDestination(zone, cluster);
-  const base = {
-    cluster: target,
+  const found =
+    zoneOutcome(input) ??
+    clusterOutcome(input) ??
+    appProjectOutcome(input, destination) ??
+    promotesOutcome(input);
+  return {
+    decision: found.decision,
+    reason: found.reason,
+    message: found.message,
+    cluster: zoneTargetCluster(zone, managementCluster),
     applicationName: zoneApplicationName(zone),
     applicationPath: zoneApplicationPath(zone, managementCluster),
     destination,
     project,
+    ...found.extra,
   };
-  const result = (
-    decision: PlacementDecision,
-    reason: PlacementReason,
-    message: string,
-    extra: Partial<ZonePlacement> = {},
-  ): ZonePlacement => ({ decision, reason, message, ...base, ...extra });
+}
 
+/** The zone's own fields: its name, its applicationPath, another Product holding either. */
+function zoneOutcome({ zone, collision }: ZonePlacementInput) {
   const nameProblem = zoneNameProblem(zone.name);
-  if (nameProblem) {
-    return result('Fails', PlacementReasons.InvalidZone, nameProblem);
-  }
-  if (zone.applicationPath) {
-    const pathProblem = applicationPathProblem(
-      zone.applicationPath,
-      `zone ${zone.name}'s applicationPath`,
+  if (nameProblem)
+    return outcome('Fails', PlacementReasons.InvalidZone, nameProblem);
+  const pathProblem = zone.applicationPath
+    ? applicationPathProblem(
+        zone.applicationPath,
+        `zone ${zone.name}'s applicationPath`,
+      )
+    : undefined;
+  if (pathProblem)
+    return outcome(
+      'Fails',
+      PlacementReasons.InvalidApplicationPath,
+      pathProblem,
     );
-    if (pathProblem) {
-      return result(
-        'Fails',
-        PlacementReasons.InvalidApplicationPath,
-        pathProblem,
-      );
-    }
-  }
-
-  if (input.collision) {
-    return result(
+  if (collision)
+    return outcome(
       'Fails',
       PlacementReasons.ZoneTaken,
-      zoneCollisionMessage(zone, input.collision),
+      zoneCollisionMessage(zone, collision),
+    );
+  return undefined;
+}
+
+/** A zone that names a cluster: the org allows it, Infrared knows it, it is Registered. */
+function clusterOutcome(input: ZonePlacementInput) {
+  const { zone, org, cluster } = input;
+  if (!zone.cluster) return undefined;
+  if (!org) {
+    return outcome(
+      'Fails',
+      PlacementReasons.NoOrganization,
+      `cluster ${zone.cluster} is not on an org's cluster allowlist: no Organization holds namespace ${input.productNamespace} (status.namespace ir-org-<org>), so the Product has no allowlist`,
     );
   }
-
-  if (zone.cluster) {
-    if (!org) {
-      return result(
-        'Fails',
-        PlacementReasons.NoOrganization,
-        `cluster ${zone.cluster} is not on an org's cluster allowlist: no Organization holds namespace ${input.productNamespace} (status.namespace ir-org-<org>), so the Product has no allowlist`,
-      );
-    }
-    if (!org.clusterAllowlist.includes(zone.cluster)) {
-      return result(
-        'Fails',
-        PlacementReasons.NotOnAllowlist,
-        `cluster ${zone.cluster} is not on org ${
-          org.name
-        }'s cluster allowlist (allowed: ${listOrNone(
-          org.clusterAllowlist,
-        )}); a platform admin can allow it under Orgs allowed on the cluster's panel`,
-      );
-    }
-    if (!cluster) {
-      return result(
-        'Fails',
-        PlacementReasons.UnknownCluster,
-        `cluster ${zone.cluster} is not a Cluster Infrared knows: register it first`,
-      );
-    }
-    if (!cluster.registered) {
-      const why = cluster.registeredMessage
-        ? ` (${cluster.registeredMessage})`
-        : '';
-      return result(
-        'Waits',
-        PlacementReasons.NotRegistered,
-        `cluster ${zone.cluster} is not Registered yet${why}; checked again every minute`,
-      );
-    }
+  if (!org.clusterAllowlist.includes(zone.cluster)) {
+    return outcome(
+      'Fails',
+      PlacementReasons.NotOnAllowlist,
+      `cluster ${zone.cluster} is not on org ${
+        org.name
+      }'s cluster allowlist (allowed: ${listOrNone(
+        org.clusterAllowlist,
+      )}); a platform admin can allow it under Orgs allowed on the cluster's panel`,
+    );
   }
+  if (!cluster) {
+    return outcome(
+      'Fails',
+      PlacementReasons.UnknownCluster,
+      `cluster ${zone.cluster} is not a Cluster Infrared knows: register it first`,
+    );
+  }
+  if (!cluster.registered) {
+    const why = cluster.registeredMessage
+      ? ` (${cluster.registeredMessage})`
+      : '';
+    return outcome(
+      'Waits',
+      PlacementReasons.NotRegistered,
+      `cluster ${zone.cluster} is not Registered yet${why}; checked again every minute`,
+    );
+  }
+  return undefined;
+}
 
-  if (input.appProject === null) {
-    return result(
+/** The AppProject (when read): it exists, permits the destination and the zone's Namespace. */
+function appProjectOutcome(
+  { appProject, project, cluster }: ZonePlacementInput,
+  destination: ArgoDestination,
+) {
+  if (appProject === null) {
+    return outcome(
       'Waits',
       PlacementReasons.AppProjectMissing,
       `AppProject ${project} does not exist in namespace argocd: Argo CD refuses an Application whose project is missing`,
     );
   }
-  if (input.appProject) {
-    const resolved: ArgoDestination = destination.name
-      ? {
-          name: destination.name,
-          server: cluster?.argoServer,
-          namespace: destination.namespace,
-        }
-      : {
-          server: destination.server,
-          name: IN_CLUSTER_NAME,
-          namespace: destination.namespace,
-        };
-    const permitted =
-      !input.appProject.permitOnlyProjectScopedClusters &&
-      appProjectPermits(input.appProject, resolved);
-    if (!permitted) {
-      const scoped = input.appProject.permitOnlyProjectScopedClusters
-        ? ' (it permits only project-scoped clusters, and Infrared does not scope cluster Secrets to a project)'
-        : '';
-      return result(
-        'Waits',
-        PlacementReasons.DestinationNotPermitted,
-        `AppProject ${project} does not allow destination ${describeDestination(
-          destination,
-        )}${scoped}: add it to the AppProject's spec.destinations, or Argo CD refuses to sync the Application`,
-        { missingDestination: destination },
-      );
-    }
-    if (
-      !appProjectPermitsClusterResource(
-        input.appProject,
-        NAMESPACE_KIND,
-        destination.namespace ?? '',
-      )
-    ) {
-      return result(
-        'Waits',
-        PlacementReasons.NamespaceNotPermitted,
-        `AppProject ${project} does not let Argo CD create Namespace ${destination.namespace}, which the zone Application makes (CreateNamespace=true): add { group: '', kind: Namespace } to the AppProject's spec.clusterResourceWhitelist (and keep it off spec.clusterResourceBlacklist), or Argo CD fails the sync with "resource :Namespace is not permitted in project ${project}"`,
-      );
-    }
+  if (!appProject) return undefined;
+  const resolved: ArgoDestination = destination.name
+    ? {
+        name: destination.name,
+        server: cluster?.argoServer,
+        namespace: destination.namespace,
+      }
+    : {
+        server: destination.server,
+        name: IN_CLUSTER_NAME,
+        namespace: destination.namespace,
+      };
+  const permitted =
+    !appProject.permitOnlyProjectScopedClusters &&
+    appProjectPermits(appProject, resolved);
+  if (!permitted) {
+    const scoped = appProject.permitOnlyProjectScopedClusters
+      ? ' (it permits only project-scoped clusters, and Infrared does not scope cluster Secrets to a project)'
+      : '';
+    return outcome(
+      'Waits',
+      PlacementReasons.DestinationNotPermitted,
+      `AppProject ${project} does not allow destination ${describeDestination(
+        destination,
+      )}${scoped}: add it to the AppProject's spec.destinations, or Argo CD refuses to sync the Application`,
+      { missingDestination: destination },
+    );
   }
+  if (
+    !appProjectPermitsClusterResource(
+      appProject,
+      NAMESPACE_KIND,
+      destination.namespace ?? '',
+    )
+  ) {
+    return outcome(
+      'Waits',
+      PlacementReasons.NamespaceNotPermitted,
+      `AppProject ${project} does not let Argo CD create Namespace ${destination.namespace}, which the zone Application makes (CreateNamespace=true): add { group: '', kind: Namespace } to the AppProject's spec.clusterResourceWhitelist (and keep it off spec.clusterResourceBlacklist), or Argo CD fails the sync with "resource :Namespace is not permitted in project ${project}"`,
+    );
+  }
+  return undefined;
+}
 
+/** Nothing stops the zone: it runs on the management cluster, or on its allowed, Registered one. */
+function promotesOutcome({ zone, org, managementCluster }: ZonePlacementInput) {
   if (!zone.cluster) {
-    return result(
+    return outcome(
       'Promotes',
       PlacementReasons.ManagementCluster,
       `the zone names no cluster: it runs on the management cluster ${managementCluster}`,
     );
   }
-  return result(
+  return outcome(
     'Promotes',
     PlacementReasons.Registered,
     `cluster ${zone.cluster} is on org ${
