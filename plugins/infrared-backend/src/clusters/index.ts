@@ -6,10 +6,8 @@ export {
   type ReconcileScope,
 } from './reconciler';
 export {
-  planClusterReconcile,
-  settleCluster,
-  completeRegistration,
-  registrationChange,
+  planCluster,
+  settleRegistered,
   mergeOwnedStatus,
   statusChanged,
   filesHash,
@@ -23,6 +21,8 @@ export {
   type ObservedCluster,
   type SecretAction,
 } from './plan';
+export { observeCluster, registrationChange } from './observe';
+export { executePlan } from './apply';
 export { ReconcileTrigger } from './trigger';
 export {
   DEFAULT_MAX_FILES_PER_CHANGE,

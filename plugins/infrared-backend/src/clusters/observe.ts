@@ -1,25 +1,45 @@
 import {
   ARGOCD_NAMESPACE,
+  argoSecretName,
   INFRARED_NAMESPACE,
   MANAGED_BY_INFRARED,
   MANAGED_BY_LABEL,
   type ClusterResource,
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
-import type {
-  ManagementApi,
-  SecretApi,
-} from '@infrared-clusters/plugin-infrared-node';
-import type { GitopsPublisher } from '../gitops';
-import { CRD_MISSING, isCrdMissing } from './errors';
 import {
-  registrationChange,
-  type ListedSecrets,
-  type RegistrationChange,
-  type SecretSource,
-} from './plan';
+  kubeconfigSecretRef,
+  type ClusterProber,
+  type ManagementApi,
+  type ResolvedConnection,
+} from '@infrared-clusters/infrared-kube';
+import {
+  appOfAppsPath,
+  registrationFiles,
+  type GitopsPublisher,
+} from '../gitops';
+import type { ConnectionMemo } from './connectionMemo';
+import { CRD_MISSING, isCrdMissing } from './errors';
+import type { ObservedCluster, RegistrationChange } from './plan';
+
+/*
+ * The reads of a pass, and nothing else: what the planner (./plan) needs about one Cluster comes
+ * from `observeCluster`, in one call. Nothing here decides what to write.
+ */
 
 const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
+
+/** The Secrets a pass LISTed by our labels (namespaces infrared and argocd), by name. */
+export interface ListedSecrets {
+  kubeconfigs: ReadonlyMap<string, SecretObject>;
+  argos: ReadonlyMap<string, SecretObject>;
+}
+
+/** A Cluster to reconcile, with what the pass's LISTs had for it (none: read it with GETs). */
+export interface Target {
+  name: string;
+  listed?: { cluster: ClusterResource; secrets: ListedSecrets };
+}
 
 /** A pass's reads: every Cluster, and the Secrets Infrared manages in namespaces infrared and argocd. */
 export async function listClustersAndSecrets(
@@ -40,14 +60,112 @@ export async function listClustersAndSecrets(
   };
 }
 
-/** A Secret from where the planner says (`secretReads`). */
-export async function readSecret(
-  secrets: SecretApi,
+/** What `observeCluster` reads with, besides the Cluster to read. */
+export interface ObserveContext {
+  api: ManagementApi;
+  prober: ClusterProber;
+  /** Each Cluster's connection, resolved once per Secret version and generation. */
+  connections: ConnectionMemo;
+  /** The registration change of each cluster: the gitops repo, described once a pass. */
+  registrations: Promise<Registrations>;
+  /** The time of condition transitions, taken once the probe answered. */
+  clock: () => Date;
+  signal?: AbortSignal;
+}
+
+/**
+ * Everything the planner needs about one Cluster, read in one place: the Cluster (from the LIST,
+ * else a GET), its kubeconfig and Argo CD Secrets (`secretReads`), its connection, the probe's
+ * answer (`probeTarget`), and its registration change. Undefined when the Cluster is gone or the
+ * pass was aborted.
+ */
+export async function observeCluster(
+  target: Target,
+  context: ObserveContext,
+): Promise<ObservedCluster | undefined> {
+  const { api, prober, signal } = context;
+  const cluster =
+    target.listed?.cluster ?? (await api.clusters.get(target.name));
+  if (!cluster) return undefined;
+  const reads = secretReads(cluster, target.listed?.secrets);
+  const [kubeconfigSecret, argoSecret, registrations] = await Promise.all([
+    readSecret(api, reads.kubeconfigSecret),
+    readSecret(api, reads.argoSecret),
+    context.registrations,
+  ]);
+  const connection = context.connections.resolve(cluster, kubeconfigSecret);
+  const probeWith = probeTarget(cluster, connection);
+  const probe = probeWith && (await prober.probe(probeWith, signal));
+  if (signal?.aborted) return undefined;
+  return {
+    cluster,
+    connection,
+    kubeconfigSecret,
+    argoSecret,
+    probe,
+    registration: registrations(cluster.metadata.name),
+    now: context.clock().toISOString(),
+  };
+}
+
+/** Where a Secret is read from: the pass's LIST, a GET, or nowhere. */
+export type SecretSource =
+  | { listed: SecretObject }
+  | { get: { namespace: string; name: string } }
+  | { none: true };
+
+const NONE: SecretSource = { none: true };
+
+/**
+ * Where each of a Cluster's Secrets is read from. From the LISTs when they have it; a GET for what
+ * they miss and may still exist: a kubeconfig Secret made by hand (no label yet), an Argo CD Secret
+ * that is not ours yet or is another's (by hand, the registrar). Without LISTs (a pass over named
+ * Clusters, a requeue) every Secret that may exist is read with a GET. Nothing for a Cluster being
+ * deleted.
+ */
+export function secretReads(
+  cluster: ClusterResource,
+  listed?: ListedSecrets,
+): { kubeconfigSecret: SecretSource; argoSecret: SecretSource } {
+  if (cluster.metadata.deletionTimestamp) {
+    return { kubeconfigSecret: NONE, argoSecret: NONE };
+  }
+  const ref = kubeconfigSecretRef(cluster);
+  const argoName = argoSecretName(cluster.metadata.name);
+  const fromList = (found: SecretObject | undefined, get: SecretSource) =>
+    found ? { listed: found } : get;
+  const getKubeconfig: SecretSource = ref
+    ? { get: { namespace: INFRARED_NAMESPACE, name: ref.name } }
+    : NONE;
+  const getArgo: SecretSource = {
+    get: { namespace: ARGOCD_NAMESPACE, name: argoName },
+  };
+  if (!listed) return { kubeconfigSecret: getKubeconfig, argoSecret: getArgo };
+  return {
+    kubeconfigSecret: ref
+      ? fromList(listed.kubeconfigs.get(ref.name), getKubeconfig)
+      : NONE,
+    // Not in the LIST and no kubeconfig: an inCluster Cluster, for which only ours matters.
+    argoSecret: fromList(listed.argos.get(argoName), ref ? getArgo : NONE),
+  };
+}
+
+/** The connection to probe, or none: a Cluster being deleted, or one that can't be reached. */
+export function probeTarget(
+  cluster: ClusterResource,
+  connection: ResolvedConnection,
+): Exclude<ResolvedConnection, { kind: 'unusable' }> | undefined {
+  if (cluster.metadata.deletionTimestamp) return undefined;
+  return connection.kind === 'unusable' ? undefined : connection;
+}
+
+async function readSecret(
+  api: ManagementApi,
   source: SecretSource,
 ): Promise<SecretObject | undefined> {
   if ('listed' in source) return source.listed;
   if ('get' in source) {
-    return secrets.get(source.get.namespace, source.get.name);
+    return api.secrets.get(source.get.namespace, source.get.name);
   }
   return undefined;
 }
@@ -56,6 +174,27 @@ export async function readSecret(
 export type Registrations = (
   clusterName: string,
 ) => RegistrationChange | { error: string };
+
+/** The gitops change that registers one cluster: its files, rendered by ../gitops/files. */
+export function registrationChange(
+  clusterName: string,
+  managementCluster: string,
+  repo: { repoUrl: string; defaultBranch: string },
+): RegistrationChange {
+  return {
+    key: `cluster-${clusterName}`,
+    title: `Register cluster ${clusterName}`,
+    body: `Infrared registers the cluster \`${clusterName}\`: the Argo CD Application \`registry-${clusterName}\` on the management cluster \`${managementCluster}\` syncs \`registry/clusters/${clusterName}/components\`.`,
+    files: registrationFiles({
+      clusterName,
+      managementCluster,
+      repoUrl: repo.repoUrl,
+      branch: repo.defaultBranch,
+    }),
+    gitopsPath: appOfAppsPath(clusterName, managementCluster),
+    defaultBranch: repo.defaultBranch,
+  };
+}
 
 /**
  * The registration changes made so far, by cluster name, for one repository: the files (YAML) of

@@ -1,43 +1,28 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
 import {
   forEachLimited,
   KeyedLock,
   type ClusterProber,
   type ManagementApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import type { GitopsPublisher } from '../gitops';
 import { ConnectionMemo } from './connectionMemo';
 import { QuietClusters } from './quiet';
-import {
-  applySecretAction,
-  createCluster,
-  lostRace,
-  writeStatus,
-} from './apply';
+import { createCluster, executePlan } from './apply';
 import {
   describeRegistrations,
   listClustersAndSecrets,
-  readSecret,
+  observeCluster,
   RegistrationMemo,
   type Registrations,
+  type Target,
 } from './observe';
 import {
   PassTally,
   type PassCounters,
   type ReconcilePassSummary,
 } from './passSummary';
-import {
-  planClusterReconcile,
-  planManagementCluster,
-  probeTarget,
-  secretReads,
-  settleCluster,
-  type ClusterOutcome,
-  type ListedSecrets,
-  type ObservedCluster,
-  type PublishStep,
-} from './plan';
+import { planCluster, planManagementCluster } from './plan';
 
 export type { ReconcilePassSummary } from './passSummary';
 
@@ -70,17 +55,11 @@ interface PassSlot {
 /** Times a Cluster is read and planned again after a write lost a race, in one pass. */
 const MAX_ATTEMPTS = 4;
 
-/** A Cluster to reconcile, with what the pass's LISTs had for it (none: read it with GETs). */
-interface Target {
-  name: string;
-  listed?: { cluster: ClusterResource; secrets: ListedSecrets };
-}
-
 /**
- * The executor. A pass reads (LISTs, or GETs for named Clusters, and GETs where the planner says
- * the LISTs miss something), probes, asks the planner (`./plan`) what to write, maps each action
- * to an API call and requeues a Cluster whose write lost a race: reads it again with GETs and plans
- * again, at most MAX_ATTEMPTS times. It decides nothing itself.
+ * The pass, read straight down: for each Cluster `observeCluster` (./observe.ts: every read),
+ * `planCluster` (./plan: every decision, pure), `executePlan` (./apply.ts: every write, then the
+ * status). A Cluster whose write lost a race is read again with GETs and planned again, at most
+ * MAX_ATTEMPTS times. It decides nothing itself.
  */
 export class ClusterReconciler {
   private readonly lock = new KeyedLock();
@@ -196,137 +175,46 @@ export class ClusterReconciler {
   private async reconcileCluster(
     target: Target,
     registrations: Promise<Registrations>,
-    pass: PassSlot,
+    { counters, freeSlot }: PassSlot,
     signal?: AbortSignal,
   ): Promise<void> {
+    const { api, prober, publisher, logger } = this.options;
     for (let attempt = 1; ; attempt++) {
       const read = attempt === 1 ? target : { name: target.name };
-      const observed = await this.observe(read, registrations, signal);
-      if (!observed) return;
-      const canRequeue = attempt < MAX_ATTEMPTS;
-      if (await this.execute(observed, pass, canRequeue)) return;
-    }
-  }
-
-  /** What the planner needs about one Cluster: the Cluster, its Secrets, the probe's answer. */
-  private async observe(
-    target: Target,
-    registrations: Promise<Registrations>,
-    signal?: AbortSignal,
-  ): Promise<ObservedCluster | undefined> {
-    const { api, prober } = this.options;
-    if (!target.listed) this.freshAt.set(target.name, Date.now());
-    const cluster =
-      target.listed?.cluster ?? (await api.clusters.get(target.name));
-    if (!cluster) {
-      this.connections.forget(target.name);
-      this.registrationMemo.forget(target.name);
-      this.quiet.forget(target.name);
-      return undefined;
-    }
-    const reads = secretReads(cluster, target.listed?.secrets);
-    const [kubeconfigSecret, argoSecret, registration] = await Promise.all([
-      readSecret(api.secrets, reads.kubeconfigSecret),
-      readSecret(api.secrets, reads.argoSecret),
-      registrations,
-    ]);
-    const connection = this.connections.resolve(cluster, kubeconfigSecret);
-    const probeWith = probeTarget(cluster, connection);
-    const probe = probeWith && (await prober.probe(probeWith, signal));
-    if (signal?.aborted) return undefined;
-    return {
-      cluster,
-      connection,
-      kubeconfigSecret,
-      argoSecret,
-      probe,
-      registration: registration(cluster.metadata.name),
-      now: this.clock().toISOString(),
-    };
-  }
-
-  /**
-   * Plans one observed Cluster and carries the plan out: the Secret actions, the publish, then
-   * what `settleCluster` makes of their outcome. Resolves false when a write lost a race and the
-   * Cluster should be read again (only while `canRequeue`; after that it counts as refused).
-   */
-  private async execute(
-    observed: ObservedCluster,
-    { counters, freeSlot }: PassSlot,
-    canRequeue: boolean,
-  ): Promise<boolean> {
-    const { api, logger } = this.options;
-    const name = observed.cluster.metadata.name;
-    if (this.quiet.unchanged(observed)) return true;
-    const plan = planClusterReconcile(observed);
-    if (plan.skipped) return true;
-
-    const outcome: ClusterOutcome = {};
-    for (const action of plan.actions) {
-      try {
-        await applySecretAction(api.secrets, action);
-        counters.secretWrites++;
-      } catch (e) {
-        if (canRequeue && lostRace(e)) return false;
-        const message = (e as Error).message;
-        logger.warn(`infrared: cluster ${name}: ${action.type}: ${message}`);
-        if ('onRefused' in action) outcome.refused ??= { action, message };
-      }
-    }
-    // A refused write with onRefused stops the registration: nothing is published after it.
-    if (plan.publish && !outcome.refused) {
-      freeSlot();
-      outcome.published = await this.publish(name, plan.publish);
-      if ('result' in outcome.published) counters.published++;
-    }
-
-    const settled = settleCluster(observed, plan, outcome);
-    let cluster = observed.cluster;
-    if (settled.annotations) {
-      cluster = await api.clusters.patchMetadata(name, {
-        annotations: settled.annotations,
+      if (!read.listed) this.freshAt.set(read.name, Date.now());
+      const observed = await observeCluster(read, {
+        api,
+        prober,
+        connections: this.connections,
+        registrations,
+        clock: this.clock,
+        signal,
       });
+      if (!observed) {
+        if (!signal?.aborted) this.forget(target.name);
+        return;
+      }
+      if (this.quiet.unchanged(observed)) return;
+      const plan = planCluster(observed);
+      if (plan.skipped) return;
+      const done = await executePlan(observed, plan, {
+        api,
+        publisher,
+        logger,
+        counters,
+        freeSlot,
+        canRequeue: attempt < MAX_ATTEMPTS,
+      });
+      if (done === 'requeue') continue;
+      this.quiet.record(observed, done.wroteNothing);
+      return;
     }
-    const statusWritten = await writeStatus(
-      api.clusters,
-      cluster,
-      settled.status,
-    );
-    if (statusWritten) counters.statusWrites++;
-    this.quiet.record(
-      observed,
-      !plan.actions.length &&
-        !plan.publish &&
-        !settled.annotations &&
-        !statusWritten,
-    );
-    return true;
   }
 
-  private async publish(
-    name: string,
-    step: PublishStep,
-  ): Promise<NonNullable<ClusterOutcome['published']>> {
-    const { publisher, logger } = this.options;
-    try {
-      const result = await publisher.publish(
-        step.change,
-        step.pending ? { pending: step.pending } : undefined,
-      );
-      const where = result.pullRequest?.url ?? result.url;
-      logger.info(
-        result.merged
-          ? `infrared: cluster ${name} registered in the gitops repo (${where})`
-          : `infrared: cluster ${name}: the gitops pull request is ${result.state} (${where})`,
-      );
-      return { result };
-    } catch (e) {
-      logger.warn(
-        `infrared: registering cluster ${name} in the gitops repo failed: ${
-          (e as Error).message
-        }`,
-      );
-      return { error: e as Error };
-    }
+  /** Forgets what this process kept of a Cluster that is gone. */
+  private forget(name: string): void {
+    this.connections.forget(name);
+    this.registrationMemo.forget(name);
+    this.quiet.forget(name);
   }
 }

@@ -3,7 +3,6 @@ import {
   ARGOCD_NAMESPACE,
   argoSecretName,
   CLUSTER_NAME_LABEL,
-  ClusterConditionTypes,
   IN_CLUSTER_SERVER,
   secretStrings,
   type ArgoConnection,
@@ -11,15 +10,14 @@ import {
   type ClusterStatus,
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
-import { controllerReferenceTo } from '@infrared-clusters/plugin-infrared-node';
+import { controllerReferenceTo } from '../../kube/ownerReference';
 import {
   dependentLabels,
   labelsInclude,
   ownerReferencesFor,
   sameOwners,
 } from './ownership';
-import { findCondition } from './status';
-import type { ObservedCluster, Refusal, SecretAction } from './types';
+import type { ObservedCluster, SecretAction } from './types';
 
 /** Whether Infrared wrote this Argo CD Secret for this Cluster (owner or labels say so). */
 export function isOurArgoSecret(
@@ -37,101 +35,93 @@ export function isOurArgoSecret(
   );
 }
 
-/** The Argo CD Secret of that name when it is another's (by hand, the registrar, another tool). */
-export function foreignArgoSecret(
-  observed: ObservedCluster,
-): SecretObject | undefined {
-  const { connection, argoSecret, cluster } = observed;
-  return connection.kind !== 'inCluster' &&
-    argoSecret &&
-    !isOurArgoSecret(argoSecret, cluster)
-    ? argoSecret
-    : undefined;
+/** What the pass does about the Argo CD Secret `cluster-<name>`, and what the status says of it. */
+export interface ArgoSecretPlan {
+  /** The writes, each stopping the registration when refused. */
+  actions: SecretAction[];
+  /** The Secret of that name when it is another's (by hand, the registrar, another tool). */
+  foreign?: SecretObject;
+  /** The Cluster's status with `argoServer` and `argoSecret` as they should be. */
+  status: ClusterStatus;
 }
 
 /**
- * What a refused Argo CD Secret write does: nothing is published after it, and Registered says
- * why, unless it already is True (a failed write keeps an earlier registration).
- */
-export function argoSecretRefusal(status: ClusterStatus): Refusal {
-  if (
-    findCondition(status, ClusterConditionTypes.Registered)?.status === 'True'
-  )
-    return {};
-  return {
-    registered: {
-      reason: 'ArgoSecretFailed',
-      message: 'the Argo CD cluster Secret could not be written',
-    },
-  };
-}
-
-/**
- * The Argo CD Secret `cluster-<name>` for a kubeconfig cluster that answered: created, restored,
- * rewritten on rotation, left alone when right. None for inCluster (and a stale one of ours removed).
+ * The Argo CD Secret `cluster-<name>`, all of it, in one plan:
+ * - another's Secret of that name is never written (seed 003): `foreign` names it, nothing else;
+ * - a built cluster whose destroy succeeded: ours deleted (Argo CD would keep a dead server);
+ * - inCluster: none (Argo CD's built-in destination), and a stale one of ours deleted;
+ * - a kubeconfig cluster that answered with this credential: created, restored, rewritten on
+ *   rotation, left alone when right; one that did not answer keeps what Argo CD has.
+ * With it, where Argo CD reaches the cluster (`status.argoServer`) and the Secret of ours it
+ * reads (`status.argoSecret`: none for inCluster, a destroyed cluster, or when another's holds
+ * the name).
  */
 export function planArgoSecret(
   observed: ObservedCluster,
-  connected: boolean,
-  onRefused: Refusal,
-): SecretAction[] {
+  facts: { connected: boolean; destroyed: boolean },
+): ArgoSecretPlan {
   const { cluster, connection, argoSecret: current } = observed;
+  const ours = !!current && isOurArgoSecret(current, cluster);
+  const foreign =
+    current && !ours && connection.kind !== 'inCluster' ? current : undefined;
+  const actions = secretActions(observed, ours, facts);
+  const status: ClusterStatus = { ...cluster.status };
   if (connection.kind === 'inCluster') {
-    // Argo CD reaches its own cluster by its built-in destination: a Secret of ours is stale.
-    if (current && isOurArgoSecret(current, cluster)) {
-      return [
-        {
-          type: 'deleteArgoSecret',
-          namespace: current.metadata.namespace ?? ARGOCD_NAMESPACE,
-          name: current.metadata.name,
-          uid: current.metadata.uid,
-          onRefused,
-        },
-      ];
+    status.argoServer = IN_CLUSTER_SERVER;
+    delete status.argoSecret;
+  } else {
+    if (connection.kind === 'kubeconfig') {
+      status.argoServer = connection.argo.server;
     }
-    return [];
+    const written = actions.some(a => a.type !== 'deleteArgoSecret');
+    if (written || (ours && connection.kind === 'kubeconfig'))
+      status.argoSecret = argoSecretName(cluster.metadata.name);
+    else if (!ours) delete status.argoSecret;
   }
-  // Written only for a cluster that answered with this credential; an unreachable or refused
-  // one keeps what Argo CD has.
-  if (connection.kind !== 'kubeconfig' || !connected) return [];
-  // Another's Secret (by hand, the registrar, another tool) is never written: seed 003.
-  if (current && !isOurArgoSecret(current, cluster)) return [];
-  const desired = desiredArgoSecret(cluster, connection.argo);
-  if (!current)
-    return [{ type: 'createArgoSecret', secret: desired, onRefused }];
-  const replacement = argoSecretReplacement(current, desired, cluster);
-  return replacement
-    ? [{ type: 'replaceArgoSecret', secret: replacement, onRefused }]
-    : [];
+  if (facts.destroyed) delete status.argoSecret;
+  return { actions, ...(foreign ? { foreign } : {}), status };
 }
 
-/**
- * `status` with argoServer and argoSecret set: where Argo CD reaches the cluster, and the Secret of
- * ours it reads (none for inCluster, none when another's holds the name).
- */
-export function withArgoStatus(
-  status: ClusterStatus,
+function secretActions(
   observed: ObservedCluster,
-  actions: SecretAction[],
-): ClusterStatus {
-  const { connection, cluster, argoSecret } = observed;
-  const next: ClusterStatus = { ...status };
-  if (connection.kind === 'inCluster') {
-    next.argoServer = IN_CLUSTER_SERVER;
-    delete next.argoSecret;
-    return next;
+  ours: boolean,
+  facts: { connected: boolean; destroyed: boolean },
+): SecretAction[] {
+  const { cluster, connection, argoSecret: current } = observed;
+  const deleteOurs = (): SecretAction[] =>
+    current && ours
+      ? [
+          {
+            type: 'deleteArgoSecret',
+            namespace: current.metadata.namespace ?? ARGOCD_NAMESPACE,
+            name: current.metadata.name,
+            uid: current.metadata.uid,
+            stopsRegistration: true,
+          },
+        ]
+      : [];
+  // The cluster is gone, or Argo CD reaches it by its built-in destination: ours is stale.
+  if (facts.destroyed || connection.kind === 'inCluster') return deleteOurs();
+  // Written only for a cluster that answered with this credential; an unreachable or refused
+  // one keeps what Argo CD has. Another's Secret is never written.
+  if (connection.kind !== 'kubeconfig' || !facts.connected) return [];
+  if (current && !ours) return [];
+  const desired = desiredArgoSecret(cluster, connection.argo);
+  if (!current) {
+    return [
+      { type: 'createArgoSecret', secret: desired, stopsRegistration: true },
+    ];
   }
-  if (connection.kind === 'kubeconfig') {
-    next.argoServer = connection.argo.server;
-  }
-  const written = actions.some(
-    a => a.type === 'createArgoSecret' || a.type === 'replaceArgoSecret',
-  );
-  const ours = argoSecret && !foreignArgoSecret(observed);
-  if (written || (ours && connection.kind === 'kubeconfig'))
-    next.argoSecret = argoSecretName(cluster.metadata.name);
-  else if (!ours) delete next.argoSecret;
-  return next;
+  const replacement = argoSecretReplacement(current, desired, cluster);
+  return replacement
+    ? [
+        {
+          type: 'replaceArgoSecret',
+          secret: replacement,
+          stopsRegistration: true,
+        },
+      ]
+    : [];
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type ClusterResource,
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
-import type { ProbeResult } from '@infrared-clusters/plugin-infrared-node';
+import type { ProbeResult } from '@infrared-clusters/infrared-kube';
 import type { GitopsPublishResult } from '../../gitops';
 import {
   CA,
@@ -24,16 +24,16 @@ import {
 } from '../__testUtils__/fixtures';
 import { resolveConnection } from './connection';
 import {
-  completeRegistration,
   desiredArgoSecret,
   filesHash,
   mergeOwnedStatus,
-  planClusterReconcile,
+  planCluster,
   REGISTERED_FILES_ANNOTATION,
+  settleRegistered,
   statusChanged,
   type ObservedCluster,
 } from '.';
-import { registrationChange } from './registration';
+import { registrationChange } from '../observe';
 
 const NOW = '2026-02-01T10:00:00.000Z';
 const EARLIER = '2026-01-15T08:00:00.000Z';
@@ -145,10 +145,10 @@ function registered(
   };
 }
 
-describe('planClusterReconcile', () => {
+describe('planCluster', () => {
   describe('Connected', () => {
     it('is True with version and node count when the probe answers', () => {
-      const plan = planClusterReconcile(observe(clusterResource('edge')));
+      const plan = planCluster(observe(clusterResource('edge')));
       const connected = condition(plan.status.conditions, 'Connected');
       expect(connected).toEqual({
         type: 'Connected',
@@ -175,7 +175,7 @@ describe('planClusterReconcile', () => {
         const cluster = clusterResource('edge', {
           status: { kubernetesVersion: 'v1.36.0', nodes: 3 },
         });
-        const plan = planClusterReconcile(
+        const plan = planCluster(
           observe(cluster, { probe: { ok: false, reason, message } }),
         );
         expect(condition(plan.status.conditions, 'Connected')).toMatchObject({
@@ -199,7 +199,7 @@ describe('planClusterReconcile', () => {
 
     it('is False NoConnection for a Cluster without a connection (e.g. still to be built)', () => {
       const cluster = clusterResource('edge', { spec: { connection: {} } });
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(condition(plan.status.conditions, 'Connected')).toMatchObject({
         status: 'False',
         reason: 'NoConnection',
@@ -208,7 +208,7 @@ describe('planClusterReconcile', () => {
 
     it('is False KubeconfigSecretMissing when the Secret does not exist', () => {
       const cluster = clusterResource('edge');
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, { kubeconfigSecret: undefined }),
       );
       expect(condition(plan.status.conditions, 'Connected')).toMatchObject({
@@ -232,7 +232,7 @@ describe('planClusterReconcile', () => {
           },
         },
       });
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(condition(plan.status.conditions, 'Connected')).toMatchObject({
         status: 'False',
         reason: 'KubeconfigKeyMissing',
@@ -248,7 +248,7 @@ describe('planClusterReconcile', () => {
           args: ['eks', 'get-token'],
         },
       });
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           kubeconfigSecret: storedKubeconfigSecret('edge', text),
         }),
@@ -268,8 +268,8 @@ describe('planClusterReconcile', () => {
     it('never puts the credential into a message', () => {
       const cluster = clusterResource('edge');
       const plans = [
-        planClusterReconcile(observe(cluster)),
-        planClusterReconcile(
+        planCluster(observe(cluster)),
+        planCluster(
           observe(cluster, {
             probe: { ok: false, reason: 'Unauthorized', message: 'refused' },
           }),
@@ -284,7 +284,7 @@ describe('planClusterReconcile', () => {
   describe('kubeconfig Secret owner reference', () => {
     it('adds the Cluster as owner of a Secret without one', () => {
       const cluster = clusterResource('edge');
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, { kubeconfigSecret: storedKubeconfigSecret('edge') }),
       );
       expect(plan.actions[0]).toEqual({
@@ -321,7 +321,7 @@ describe('planClusterReconcile', () => {
         },
         data: { kubeconfig: Buffer.from(kubeconfigText()).toString('base64') },
       };
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, { kubeconfigSecret: handMade }),
       );
       expect(plan.actions[0]).toMatchObject({
@@ -337,7 +337,7 @@ describe('planClusterReconcile', () => {
 
     it('does nothing when the Secret is already owned and labelled', () => {
       const cluster = clusterResource('edge');
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           argoSecret: rightArgoSecret(cluster),
         }),
@@ -348,7 +348,7 @@ describe('planClusterReconcile', () => {
     it('replaces a reference to an earlier Cluster of the same name', () => {
       const cluster = clusterResource('edge');
       const stale = { ...ownerRef(cluster), uid: 'old-uid' };
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           kubeconfigSecret: storedKubeconfigSecret('edge', undefined, {
             ownerReferences: [stale],
@@ -371,7 +371,7 @@ describe('planClusterReconcile', () => {
         controller: true,
         blockOwnerDeletion: true,
       };
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           kubeconfigSecret: storedKubeconfigSecret('edge', undefined, {
             ownerReferences: [other],
@@ -387,7 +387,7 @@ describe('planClusterReconcile', () => {
   describe('Argo CD Secret', () => {
     it('is created for a connected kubeconfig cluster with name, server, config, labels and owner', () => {
       const cluster = clusterResource('edge');
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(plan.actions).toHaveLength(1);
       const action = plan.actions[0];
       expect(action.type).toBe('createArgoSecret');
@@ -420,7 +420,7 @@ describe('planClusterReconcile', () => {
         'client-certificate-data': CERT,
         'client-key-data': KEY,
       });
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           kubeconfigSecret: storedKubeconfigSecret('edge', text, {
             ownerReferences: [ownerRef(cluster)],
@@ -442,7 +442,7 @@ describe('planClusterReconcile', () => {
       const cluster = clusterResource('edge', {
         spec: { server: 'https://edge.example.net:6443/' },
       });
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       const secret = (plan.actions[0] as { secret: SecretObject }).secret;
       expect(secret.stringData!.server).toBe('https://edge.example.net:6443');
       expect(plan.status.argoServer).toBe('https://edge.example.net:6443');
@@ -450,7 +450,7 @@ describe('planClusterReconcile', () => {
 
     it('is not written when it is already right', () => {
       const cluster = clusterResource('edge');
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, { argoSecret: rightArgoSecret(cluster) }),
       );
       expect(plan.actions).toEqual([]);
@@ -472,9 +472,7 @@ describe('planClusterReconcile', () => {
           project: Buffer.from('edge').toString('base64'),
         },
       };
-      const plan = planClusterReconcile(
-        observe(cluster, { argoSecret: edited }),
-      );
+      const plan = planCluster(observe(cluster, { argoSecret: edited }));
       expect(plan.actions).toHaveLength(1);
       const action = plan.actions[0] as { type: string; secret: SecretObject };
       expect(action.type).toBe('replaceArgoSecret');
@@ -492,7 +490,7 @@ describe('planClusterReconcile', () => {
     it('is restored when someone removed its labels', () => {
       const cluster = clusterResource('edge');
       const right = rightArgoSecret(cluster);
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           argoSecret: { ...right, metadata: { ...right.metadata, labels: {} } },
         }),
@@ -503,7 +501,7 @@ describe('planClusterReconcile', () => {
     it('is rewritten when the kubeconfig Secret holds a rotated credential', () => {
       const cluster = clusterResource('edge');
       const rotated = kubeconfigText({ token: 'rotated-token' });
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           kubeconfigSecret: storedKubeconfigSecret('edge', rotated, {
             ownerReferences: [ownerRef(cluster)],
@@ -520,14 +518,14 @@ describe('planClusterReconcile', () => {
 
     it('is created again when someone deleted it', () => {
       const cluster = registered(clusterResource('edge'));
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(plan.actions.map(a => a.type)).toEqual(['createArgoSecret']);
       expect(plan.publish).toBeUndefined();
     });
 
     it('is not written while the cluster is not Connected', () => {
       const cluster = clusterResource('edge');
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           probe: { ok: false, reason: 'Unauthorized', message: 'no' },
         }),
@@ -538,7 +536,7 @@ describe('planClusterReconcile', () => {
 
     it('is left as it is (not deleted) when the cluster stops answering', () => {
       const cluster = registered(clusterResource('edge'));
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           argoSecret: rightArgoSecret(cluster),
           probe: { ok: false, reason: 'Unreachable', message: 'no' },
@@ -552,7 +550,7 @@ describe('planClusterReconcile', () => {
       const cluster = clusterResource('local', {
         spec: { connection: { inCluster: true } },
       });
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(plan.actions).toEqual([]);
       expect(plan.status.argoServer).toBe(IN_CLUSTER_SERVER);
       expect(plan.status.argoSecret).toBeUndefined();
@@ -578,20 +576,15 @@ describe('planClusterReconcile', () => {
         },
         { uid: 'argo-uid' },
       );
-      const plan = planClusterReconcile(observe(cluster, { argoSecret: ours }));
+      const plan = planCluster(observe(cluster, { argoSecret: ours }));
       expect(plan.actions).toEqual([
         {
           type: 'deleteArgoSecret',
           namespace: ARGOCD_NAMESPACE,
           name: 'cluster-local',
           uid: 'argo-uid',
-          // refused: nothing published, and Registered says why
-          onRefused: {
-            registered: {
-              reason: 'ArgoSecretFailed',
-              message: 'the Argo CD cluster Secret could not be written',
-            },
-          },
+          // refused: nothing published, and Registered says why (settleRegistered)
+          stopsRegistration: true,
         },
       ]);
     });
@@ -606,16 +599,14 @@ describe('planClusterReconcile', () => {
         type: 'Opaque',
         metadata: { name: 'cluster-local', namespace: ARGOCD_NAMESPACE },
       });
-      const plan = planClusterReconcile(
-        observe(cluster, { argoSecret: foreign }),
-      );
+      const plan = planCluster(observe(cluster, { argoSecret: foreign }));
       expect(plan.actions).toEqual([]);
     });
   });
 
   describe('Registered', () => {
     it('publishes the registration once Connected, with key cluster-<name> and its four files', () => {
-      const plan = planClusterReconcile(observe(clusterResource('edge')));
+      const plan = planCluster(observe(clusterResource('edge')));
       expect(plan.publish?.change.key).toBe('cluster-edge');
       expect(Object.keys(plan.publish!.change.files).sort()).toEqual([
         'registry/clusters/edge/components/README.md',
@@ -629,7 +620,7 @@ describe('planClusterReconcile', () => {
     });
 
     it('waits for Connected', () => {
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(clusterResource('edge'), {
           probe: { ok: false, reason: 'Timeout', message: 'no answer' },
         }),
@@ -643,7 +634,7 @@ describe('planClusterReconcile', () => {
 
     it('does not publish again when already Registered for this generation and these files', () => {
       const cluster = registered(clusterResource('edge'));
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, { argoSecret: rightArgoSecret(cluster) }),
       );
       expect(plan.publish).toBeUndefined();
@@ -656,13 +647,13 @@ describe('planClusterReconcile', () => {
         clusterResource('edge', { metadata: { generation: 2 } }),
         1,
       );
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(plan.publish).toBeDefined();
     });
 
     it('publishes again when the files changed (e.g. another gitops repo)', () => {
       const cluster = registered(clusterResource('edge'));
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           registration: registrationChange('edge', 'infrared-mgmt', {
             repoUrl: 'https://git.example/other.git',
@@ -678,7 +669,7 @@ describe('planClusterReconcile', () => {
         clusterResource('edge', { metadata: { generation: 2 } }),
         1,
       );
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           probe: { ok: false, reason: 'Unauthorized', message: 'revoked' },
         }),
@@ -690,7 +681,7 @@ describe('planClusterReconcile', () => {
     });
 
     it('is False PublishFailed when the gitops repo cannot be described', () => {
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(clusterResource('edge'), {
           registration: {
             error: 'the gitops repository cannot be described: 503',
@@ -714,7 +705,7 @@ describe('planClusterReconcile', () => {
           pullRequest: { url: 'file:///g#abc', commit: 'abc', merged: true },
         },
       });
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(plan.publish).toBeUndefined();
       expect(condition(plan.status.conditions, 'Registered')).toMatchObject({
         status: 'True',
@@ -732,7 +723,7 @@ describe('planClusterReconcile', () => {
       const cluster = clusterResource('edge-local', {
         spec: { type: 'workload', connection: { inCluster: true } },
       });
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(Object.keys(plan.publish!.change.files)).toContain(
         'registry/clusters/infrared-mgmt/components/cluster-edge-local.yaml',
       );
@@ -759,14 +750,14 @@ describe('planClusterReconcile', () => {
           ],
         },
       });
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(plan.publish?.pending).toEqual({
         url: 'https://github.example/o/r/pull/7',
         number: 7,
       });
       // a fresh registration has nothing pending
       expect(
-        planClusterReconcile(observe(clusterResource('edge'))).publish,
+        planCluster(observe(clusterResource('edge'))).publish,
       ).not.toHaveProperty('pending');
     });
 
@@ -791,7 +782,7 @@ describe('planClusterReconcile', () => {
             ],
           },
         });
-        const plan = planClusterReconcile(observe(cluster));
+        const plan = planCluster(observe(cluster));
         expect(!!plan.publish).toBe(publishes);
         expect(plan.publish?.pending).toBeUndefined();
       },
@@ -800,11 +791,11 @@ describe('planClusterReconcile', () => {
 
   describe('what a refused write means (a conflict requeues instead)', () => {
     const FAILED = {
-      registered: {
-        reason: 'ArgoSecretFailed',
-        message: 'the Argo CD cluster Secret could not be written',
-      },
+      status: 'False',
+      reason: 'ArgoSecretFailed',
+      message: 'the Argo CD cluster Secret could not be written: forbidden',
     };
+    const KEPT = { status: 'True' };
     const ours = (cluster: ClusterResource) =>
       stored(
         {
@@ -857,7 +848,7 @@ describe('planClusterReconcile', () => {
             ),
           }),
         'replaceArgoSecret',
-        {},
+        KEPT,
       ],
       [
         "a stale Argo CD Secret of an inCluster workload cluster's: Registered False ArgoSecretFailed",
@@ -870,13 +861,21 @@ describe('planClusterReconcile', () => {
         "a stale Argo CD Secret of the management cluster's: it stays Registered",
         () => observe(mgmt, { argoSecret: ours(mgmt) }),
         'deleteArgoSecret',
-        {},
+        KEPT,
       ],
-    ])('%s', (_what, observed, type, onRefused) => {
-      const plan = planClusterReconcile(observed());
-      const action = plan.actions.find(a => a.type === type);
+    ])('%s', (_what, observed, type, registeredAfter) => {
+      const seen = observed();
+      const plan = planCluster(seen);
+      const action = plan.actions.find(a => a.type === type)!;
       expect(action).toBeDefined();
-      expect((action as { onRefused?: unknown }).onRefused).toEqual(onRefused);
+      expect('stopsRegistration' in action).toBe(!!registeredAfter);
+      if (!registeredAfter) return;
+      const settled = settleRegistered(seen, plan, {
+        refused: { action, message: 'forbidden' },
+      });
+      expect(condition(settled.status.conditions, 'Registered')).toMatchObject(
+        registeredAfter,
+      );
     });
   });
 
@@ -935,7 +934,7 @@ describe('planClusterReconcile', () => {
             ],
           },
         });
-        const plan = planClusterReconcile(observe(cluster, { argoSecret }));
+        const plan = planCluster(observe(cluster, { argoSecret }));
         expect(
           plan.actions.filter(a => a.type !== 'adoptKubeconfigSecret'),
         ).toEqual([]);
@@ -953,15 +952,25 @@ describe('planClusterReconcile', () => {
       const cluster = clusterResource('edge');
       const argoSecret = foreignSecret({});
       argoSecret.metadata.ownerReferences = [ownerRef(cluster)];
-      const plan = planClusterReconcile(observe(cluster, { argoSecret }));
+      const plan = planCluster(observe(cluster, { argoSecret }));
       expect(plan.actions.map(a => a.type)).toContain('replaceArgoSecret');
       expect(plan.publish).toBeDefined();
     });
   });
 
-  describe('completeRegistration', () => {
-    const cluster = clusterResource('edge');
-    const base = planClusterReconcile(observe(cluster)).status;
+  describe('settleRegistered after a publish', () => {
+    const observed = observe(clusterResource('edge'));
+    const planned = planCluster(observed);
+    /** Registered from the publisher's answer, the plan's default branch as given. */
+    const complete = (
+      published: { result: GitopsPublishResult } | { error: Error },
+      defaultBranch?: string,
+    ) =>
+      settleRegistered(
+        observed,
+        { ...planned, publish: { ...planned.publish!, defaultBranch } },
+        { published },
+      ).status;
     const APP_OF_APPS =
       'registry/clusters/infrared-mgmt/components/cluster-edge.yaml';
     const result: GitopsPublishResult = {
@@ -973,13 +982,7 @@ describe('planClusterReconcile', () => {
     };
 
     it('sets Registered True with the pull request and the gitops path', () => {
-      const status = completeRegistration(
-        base,
-        cluster,
-        { result },
-        NOW,
-        APP_OF_APPS,
-      );
+      const status = complete({ result });
       expect(condition(status.conditions, 'Registered')).toEqual({
         type: 'Registered',
         status: 'True',
@@ -999,14 +1002,7 @@ describe('planClusterReconcile', () => {
     });
 
     it('records the default branch with a merged change only (an open pull request is on its own branch)', () => {
-      const merged = completeRegistration(
-        base,
-        cluster,
-        { result },
-        NOW,
-        APP_OF_APPS,
-        'main',
-      );
+      const merged = complete({ result }, 'main');
       expect(merged.pullRequest).toEqual({
         url: 'https://github.example/o/r/pull/7',
         number: 7,
@@ -1014,12 +1010,8 @@ describe('planClusterReconcile', () => {
         merged: true,
         branch: 'main',
       });
-      const open = completeRegistration(
-        base,
-        cluster,
+      const open = complete(
         { result: { ...result, merged: false, state: 'open' } },
-        NOW,
-        APP_OF_APPS,
         'main',
       );
       expect(open.pullRequest).not.toHaveProperty('branch');
@@ -1027,9 +1019,7 @@ describe('planClusterReconcile', () => {
 
     it("says what a user can act on for a local repository's change: never its file path", () => {
       const local = 'file:///home/me/portal/.data/gitops.git#5af482f0c1d2';
-      const status = completeRegistration(
-        base,
-        cluster,
+      const status = complete(
         {
           result: {
             url: local,
@@ -1039,8 +1029,6 @@ describe('planClusterReconcile', () => {
             pullRequest: { number: 3, url: local },
           },
         },
-        NOW,
-        APP_OF_APPS,
         'main',
       );
       const message = condition(status.conditions, 'Registered')!.message;
@@ -1051,20 +1039,14 @@ describe('planClusterReconcile', () => {
     });
 
     it('records the commit when nothing had to change (no pull request)', () => {
-      const status = completeRegistration(
-        base,
-        cluster,
-        {
-          result: {
-            url: 'file:///g#abc',
-            commit: 'abc',
-            merged: true,
-            state: 'merged',
-          },
+      const status = complete({
+        result: {
+          url: 'file:///g#abc',
+          commit: 'abc',
+          merged: true,
+          state: 'merged',
         },
-        NOW,
-        APP_OF_APPS,
-      );
+      });
       expect(status.pullRequest).toEqual({
         url: 'file:///g#abc',
         commit: 'abc',
@@ -1073,13 +1055,9 @@ describe('planClusterReconcile', () => {
     });
 
     it('is False PullRequestClosed when a human closed the pull request unmerged', () => {
-      const status = completeRegistration(
-        base,
-        cluster,
-        { result: { ...result, merged: false, state: 'closed' } },
-        NOW,
-        APP_OF_APPS,
-      );
+      const status = complete({
+        result: { ...result, merged: false, state: 'closed' },
+      });
       expect(condition(status.conditions, 'Registered')).toMatchObject({
         status: 'False',
         reason: 'PullRequestClosed',
@@ -1089,13 +1067,9 @@ describe('planClusterReconcile', () => {
     });
 
     it('is False PullRequestOpen while the pull request waits to be merged', () => {
-      const status = completeRegistration(
-        base,
-        cluster,
-        { result: { ...result, merged: false, state: 'open' } },
-        NOW,
-        APP_OF_APPS,
-      );
+      const status = complete({
+        result: { ...result, merged: false, state: 'open' },
+      });
       expect(condition(status.conditions, 'Registered')).toMatchObject({
         status: 'False',
         reason: 'PullRequestOpen',
@@ -1106,13 +1080,7 @@ describe('planClusterReconcile', () => {
     it("shows a publisher's error message as it is", () => {
       const message =
         'GitHub refused the merge of pull request #7: branch protection requires 1 review';
-      const status = completeRegistration(
-        base,
-        cluster,
-        { error: new Error(message) },
-        NOW,
-        APP_OF_APPS,
-      );
+      const status = complete({ error: new Error(message) });
       expect(condition(status.conditions, 'Registered')).toMatchObject({
         status: 'False',
         reason: 'PublishFailed',
@@ -1124,7 +1092,7 @@ describe('planClusterReconcile', () => {
   describe('conditions and status', () => {
     it('keeps lastTransitionTime while the status stays, even when the message changes', () => {
       const cluster = registered(clusterResource('edge'));
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           probe: { ok: true, kubernetesVersion: 'v1.37.3', nodes: 5 },
         }),
@@ -1136,7 +1104,7 @@ describe('planClusterReconcile', () => {
 
     it('moves lastTransitionTime when the status changes', () => {
       const cluster = registered(clusterResource('edge'));
-      const plan = planClusterReconcile(
+      const plan = planCluster(
         observe(cluster, {
           probe: { ok: false, reason: 'Unreachable', message: 'down' },
         }),
@@ -1151,7 +1119,7 @@ describe('planClusterReconcile', () => {
 
     it('records observedGeneration on the status and its conditions', () => {
       const cluster = clusterResource('edge', { metadata: { generation: 4 } });
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(plan.status.observedGeneration).toBe(4);
       expect(
         condition(plan.status.conditions, 'Connected')!.observedGeneration,
@@ -1191,9 +1159,9 @@ describe('planClusterReconcile', () => {
 
     it('asks for no status write when nothing changed', () => {
       const cluster = clusterResource('edge');
-      const first = planClusterReconcile(observe(cluster));
+      const first = planCluster(observe(cluster));
       const written = { ...cluster, status: first.status };
-      const second = planClusterReconcile(
+      const second = planCluster(
         observe(written, { now: '2026-03-01T00:00:00.000Z' }),
       );
       expect(statusChanged(written.status, second.status)).toBe(false);
@@ -1203,7 +1171,7 @@ describe('planClusterReconcile', () => {
       const cluster = clusterResource('edge', {
         metadata: { deletionTimestamp: NOW },
       });
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(plan).toEqual({
         actions: [],
         status: {},

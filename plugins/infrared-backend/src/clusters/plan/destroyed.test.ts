@@ -4,18 +4,16 @@ import {
   type ProvisionStatus,
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
-import {
-  controllerReferenceTo,
-  type ProbeResult,
-} from '@infrared-clusters/plugin-infrared-node';
+import { controllerReferenceTo } from '../../kube/ownerReference';
+import type { ProbeResult } from '@infrared-clusters/infrared-kube';
 import {
   clusterResource,
   stored,
   storedKubeconfigSecret,
 } from '../__testUtils__/fixtures';
 import { resolveConnection } from './connection';
-import { desiredArgoSecret, planClusterReconcile } from '.';
-import { registrationChange } from './registration';
+import { desiredArgoSecret, planCluster } from '.';
+import { registrationChange } from '../observe';
 
 const NOW = '2026-02-01T10:00:00.000Z';
 const EARLIER = '2026-01-15T08:00:00.000Z';
@@ -94,7 +92,7 @@ const registered = (status: { conditions?: any[] }) =>
 describe('a built cluster after its destroy (issue 23.1)', () => {
   it('deletes our Argo CD Secret, publishes nothing and says Registered False Destroyed', () => {
     const cluster = built(job('destroy', 'Succeeded'));
-    const plan = planClusterReconcile(observe(cluster, ourArgoSecret(cluster)));
+    const plan = planCluster(observe(cluster, ourArgoSecret(cluster)));
     expect(plan.actions).toEqual([
       expect.objectContaining({
         type: 'deleteArgoSecret',
@@ -120,9 +118,7 @@ describe('a built cluster after its destroy (issue 23.1)', () => {
   });
 
   it('stays Destroyed with nothing to do once the Secret is gone', () => {
-    const plan = planClusterReconcile(
-      observe(built(job('destroy', 'Succeeded'))),
-    );
+    const plan = planCluster(observe(built(job('destroy', 'Succeeded'))));
     expect(plan.actions).toEqual([]);
     expect(registered(plan.status)?.reason).toBe('Destroyed');
   });
@@ -138,7 +134,7 @@ describe('a built cluster after its destroy (issue 23.1)', () => {
       },
       { uid: 'foreign-uid' },
     );
-    const plan = planClusterReconcile(observe(cluster, foreign));
+    const plan = planCluster(observe(cluster, foreign));
     expect(plan.actions).toEqual([]);
   });
 
@@ -147,7 +143,7 @@ describe('a built cluster after its destroy (issue 23.1)', () => {
     ['a destroy that failed', job('destroy', 'Failed')],
   ])('keeps Registered True and the Secret during %s', (_, provision) => {
     const cluster = built(provision);
-    const plan = planClusterReconcile(observe(cluster, ourArgoSecret(cluster)));
+    const plan = planCluster(observe(cluster, ourArgoSecret(cluster)));
     expect(plan.actions).toEqual([]);
     expect(registered(plan.status)).toMatchObject({
       status: 'True',
@@ -172,7 +168,7 @@ describe('a built cluster after its destroy (issue 23.1)', () => {
           observedGeneration: 3,
         },
       ];
-      const plan = planClusterReconcile(observe(cluster));
+      const plan = planCluster(observe(cluster));
       expect(registered(plan.status)).toMatchObject({
         status: 'False',
         reason: 'WaitingForConnection',

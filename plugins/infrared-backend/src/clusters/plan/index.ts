@@ -1,33 +1,34 @@
 /*
- * The clusters planner: pure functions from what was read to what to write, and what a write's
- * outcome means. Nothing here reads or writes; the executor (../reconciler.ts) does both.
+ * The clusters planner: pure functions from what was observed to what to write, and what a
+ * write's outcome means. Nothing here reads or writes; ../observe.ts reads, ../apply.ts writes.
  */
-export { planClusterReconcile } from './cluster';
-export { settleCluster, type ClusterSettlement } from './outcome';
+export { planCluster } from './cluster';
 export {
-  probeTarget,
-  secretReads,
-  type ListedSecrets,
-  type SecretSource,
-} from './reads';
+  argoSecretReplacement,
+  desiredArgoSecret,
+  isOurArgoSecret,
+  planArgoSecret,
+  type ArgoSecretPlan,
+} from './argoSecret';
+export {
+  filesHash,
+  planRegistered,
+  REGISTERED_FILES_ANNOTATION,
+  settleRegistered,
+  type ClusterSettlement,
+} from './registered';
 export {
   isManagementCluster,
   managementClusterResource,
   planManagementCluster,
 } from './managementCluster';
-export {
-  completeRegistration,
-  filesHash,
-  registrationChange,
-  REGISTERED_FILES_ANNOTATION,
-} from './registration';
-export {
-  argoSecretReplacement,
-  desiredArgoSecret,
-  isOurArgoSecret,
-} from './argoSecret';
 export { dependentLabels } from './ownership';
-export { mergeOwnedStatus, statusChanged, statusWrite } from './status';
+export {
+  findCondition,
+  mergeOwnedStatus,
+  statusChanged,
+  statusWrite,
+} from './status';
 export {
   kubeconfigSecretRef,
   resolveConnection,
@@ -39,7 +40,6 @@ export type {
   ClusterPlan,
   ObservedCluster,
   PublishStep,
-  Refusal,
   RegistrationChange,
   SecretAction,
 } from './types';

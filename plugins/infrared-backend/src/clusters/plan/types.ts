@@ -4,7 +4,7 @@ import type {
   OwnerReference,
   SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
-import type { ProbeResult } from '@infrared-clusters/plugin-infrared-node';
+import type { ProbeResult } from '@infrared-clusters/infrared-kube';
 import type {
   GitopsChange,
   GitopsPublishResult,
@@ -31,8 +31,8 @@ export interface ObservedCluster {
   /** The probe's answer; absent when the connection is unusable. */
   probe?: ProbeResult;
   /**
-   * The gitops change that registers the cluster (files from `registrationFiles`), or why it
-   * could not be built (the publisher could not describe the repo).
+   * The gitops change that registers the cluster (`registrationChange` in ../observe.ts), or why
+   * it could not be built (the publisher could not describe the repo).
    */
   registration: RegistrationChange | { error: string };
   /** ISO time used for condition transitions. */
@@ -40,18 +40,10 @@ export interface ObservedCluster {
 }
 
 /**
- * What a refused write means. A conflict is not a refusal: the executor requeues the Cluster (reads
- * it again and plans again). A write with `onRefused` that is refused stops the registration:
- * nothing is published after it; one without is only logged.
+ * A Secret write. One with `stopsRegistration` that is refused (not a lost race: the executor
+ * requeues those) stops the registration: nothing is published after it, and `settleRegistered`
+ * says why in Registered. A refused adoption is only logged.
  */
-export interface Refusal {
-  /**
-   * Registered False with this reason, and this message followed by the API server's. Absent:
-   * Registered stays as planned (a failed write keeps an earlier True).
-   */
-  registered?: { reason: string; message: string };
-}
-
 export type SecretAction =
   | {
       type: 'adoptKubeconfigSecret';
@@ -61,14 +53,14 @@ export type SecretAction =
       ownerReferences: OwnerReference[];
       resourceVersion?: string;
     }
-  | { type: 'createArgoSecret'; secret: SecretObject; onRefused: Refusal }
-  | { type: 'replaceArgoSecret'; secret: SecretObject; onRefused: Refusal }
+  | { type: 'createArgoSecret'; secret: SecretObject; stopsRegistration: true }
+  | { type: 'replaceArgoSecret'; secret: SecretObject; stopsRegistration: true }
   | {
       type: 'deleteArgoSecret';
       namespace: string;
       name: string;
       uid?: string;
-      onRefused: Refusal;
+      stopsRegistration: true;
     };
 
 /** The registration to publish after the Secret writes. */
@@ -85,7 +77,7 @@ export interface PublishStep {
 export interface ClusterPlan {
   /** Secret writes, in order. */
   actions: SecretAction[];
-  /** The registration to publish after the actions; `settleCluster` completes Registered from its outcome. */
+  /** The registration to publish after the actions; `settleRegistered` completes Registered from its outcome. */
   publish?: PublishStep;
   /** The status to have (Registered as it was when `publish` is set). */
   status: ClusterStatus;
@@ -95,7 +87,7 @@ export interface ClusterPlan {
 
 /** What happened to a plan's writes, as the executor saw it. */
 export interface ClusterOutcome {
-  /** The first refused write that has `onRefused`, with the API server's message. */
+  /** The first refused write that `stopsRegistration`, with the API server's message. */
   refused?: { action: SecretAction; message: string };
   /** The publisher's answer, when the plan published. */
   published?: { result: GitopsPublishResult } | { error: Error };

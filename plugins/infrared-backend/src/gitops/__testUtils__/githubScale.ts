@@ -1,11 +1,8 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import { ConfigReader } from '@backstage/config';
-import type {
-  GitopsPublisher,
-  GitopsPublishResult,
-} from '@infrared-clusters/plugin-infrared-node';
+import type { GitopsPublisher, GitopsPublishResult } from '@infrared-clusters/plugin-infrared-node';
 import { readClustersConfig } from '../../clusters/config';
-import { registrationChange } from '../../clusters/plan/registration';
+import { registrationChange } from '../../clusters/observe';
 import { BatchingPublisher } from '../batch/BatchingPublisher';
 import { createGitopsPublisher } from '../createGitopsPublisher';
 import type { RetryOptions } from '../github/retry';

@@ -3,9 +3,9 @@ import {
   clusterResource,
   stored,
   storedKubeconfigSecret,
-} from '../__testUtils__/fixtures';
-import { resolveConnection } from './connection';
-import { probeTarget, secretReads, type ListedSecrets } from './reads';
+} from './__testUtils__/fixtures';
+import { resolveConnection } from './plan';
+import { probeTarget, secretReads, type ListedSecrets } from './observe';
 
 const kubeconfig = storedKubeconfigSecret('edge');
 const argo = stored({

@@ -5,12 +5,9 @@ import {
   storedKubeconfigSecret,
 } from '../__testUtils__/fixtures';
 import { resolveConnection } from './connection';
-import { planClusterReconcile } from './cluster';
-import { settleCluster } from './outcome';
-import {
-  registrationChange,
-  REGISTERED_FILES_ANNOTATION,
-} from './registration';
+import { registrationChange } from '../observe';
+import { planCluster } from './cluster';
+import { REGISTERED_FILES_ANNOTATION, settleRegistered } from './registered';
 import type { ClusterOutcome, ObservedCluster } from './types';
 
 const NOW = '2026-02-01T10:00:00.000Z';
@@ -60,17 +57,17 @@ const registeredTrue = (generation: number) =>
 /** Runs the planner, then settles with an outcome built from its plan. */
 function settle(
   cluster: ClusterResource,
-  outcome: (plan: ReturnType<typeof planClusterReconcile>) => ClusterOutcome,
+  outcome: (plan: ReturnType<typeof planCluster>) => ClusterOutcome,
 ) {
   const observed = observe(cluster);
-  const plan = planClusterReconcile(observed);
-  return { plan, ...settleCluster(observed, plan, outcome(plan)) };
+  const plan = planCluster(observed);
+  return { plan, ...settleRegistered(observed, plan, outcome(plan)) };
 }
 
 const registered = (s: { status: { conditions?: any[] } }) =>
   s.status.conditions?.find(c => c.type === 'Registered');
 
-describe('settleCluster', () => {
+describe('settleRegistered', () => {
   it.each([
     [
       "a refused Argo CD Secret write: Registered False ArgoSecretFailed with the API server's words",

@@ -5,19 +5,22 @@ import {
   INFRARED_GROUP,
   type ClusterResource,
   type ClusterStatus,
+  type ProvisionStatus,
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
 import {
   setCondition,
   type ConditionInput,
-} from '@infrared-clusters/plugin-infrared-node';
-import {
-  appOfAppsPath,
-  registrationFiles,
-  type GitopsPublishResult,
-} from '../../gitops';
+} from '@infrared-clusters/infrared-kube';
+import type { GitopsPublishResult } from '../../gitops';
 import { findCondition } from './status';
-import type { ObservedCluster, PublishStep, RegistrationChange } from './types';
+import type {
+  ClusterOutcome,
+  ClusterPlan,
+  ObservedCluster,
+  PublishStep,
+  RegistrationChange,
+} from './types';
 
 /** On a Cluster: the hash of the gitops files its registration last published. */
 export const REGISTERED_FILES_ANNOTATION = `${INFRARED_GROUP}/registered-files`;
@@ -47,29 +50,8 @@ function hashOf(files: Record<string, string>): string {
     .slice(0, 32);
 }
 
-/** The gitops change that registers one cluster. */
-export function registrationChange(
-  clusterName: string,
-  managementCluster: string,
-  repo: { repoUrl: string; defaultBranch: string },
-): RegistrationChange {
-  return {
-    key: `cluster-${clusterName}`,
-    title: `Register cluster ${clusterName}`,
-    body: `Infrared registers the cluster \`${clusterName}\`: the Argo CD Application \`registry-${clusterName}\` on the management cluster \`${managementCluster}\` syncs \`registry/clusters/${clusterName}/components\`.`,
-    files: registrationFiles({
-      clusterName,
-      managementCluster,
-      repoUrl: repo.repoUrl,
-      branch: repo.defaultBranch,
-    }),
-    gitopsPath: appOfAppsPath(clusterName, managementCluster),
-    defaultBranch: repo.defaultBranch,
-  };
-}
-
 /** A Registered condition for the Cluster's generation. */
-export const registeredCondition = (
+const registeredCondition = (
   cluster: ClusterResource,
   status: 'True' | 'False',
   reason: string,
@@ -111,18 +93,62 @@ function publishStep(
 }
 
 /**
- * Registered, in this order: the management cluster is registered by the gitops repo's root
- * Application (nothing is published); another's Argo CD Secret blocks registration; a pull
- * request closed by a human is not reopened for the same generation; a blocked one is waited
- * on; otherwise publish once Connected.
+ * Registered for a Cluster that publishes nothing whatever its connection: a built cluster whose
+ * destroy succeeded (`Destroyed`), the management cluster (its registry is the gitops repo's root
+ * Application), one whose Argo CD Secret name another holds (`ArgoSecretConflict`).
  */
-export function planRegistration(
+function registeredWithoutPublishing(
+  cluster: ClusterResource,
+  context: { foreign?: SecretObject; destroyed?: ProvisionStatus },
+): ConditionInput | undefined {
+  const { foreign, destroyed } = context;
+  const name = cluster.metadata.name;
+  if (destroyed) {
+    return registeredCondition(
+      cluster,
+      'False',
+      'Destroyed',
+      `the OpenTofu destroy of generation ${destroyed.generation} (Job ${destroyed.job}) succeeded: the cluster is gone and Argo CD no longer has its cluster Secret. Remove the Cluster, or plan or apply it again`,
+    );
+  }
+  if (cluster.spec.type === 'management') {
+    return registeredCondition(
+      cluster,
+      'True',
+      'ManagementCluster',
+      `the management cluster's registry is the gitops repo's root Application registry-${name} (registry/clusters/${name}/registry.yaml): Infrared publishes nothing for it`,
+    );
+  }
+  if (foreign) {
+    return registeredCondition(
+      cluster,
+      'False',
+      'ArgoSecretConflict',
+      `${describeArgoSecretManager(
+        foreign.metadata,
+      )}: Infrared never writes an Argo CD Secret it did not make; remove that Secret, or register this cluster under another name`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Registered before the writes, in this order: a built cluster whose destroy succeeded is
+ * `Destroyed` (nothing is published); the management cluster is registered by the gitops repo's
+ * root Application (nothing is published); another's Argo CD Secret blocks registration; a pull
+ * request closed by a human is not reopened for the same generation; a blocked one is waited
+ * on; otherwise publish once Connected (`settleRegistered` completes it from the answer).
+ */
+export function planRegistered(
   observed: ObservedCluster,
-  context: { connected: ConditionInput; foreign?: SecretObject },
+  context: {
+    connected: ConditionInput;
+    foreign?: SecretObject;
+    destroyed?: ProvisionStatus;
+  },
 ): { publish?: PublishStep; condition?: ConditionInput } {
   const { cluster } = observed;
-  const { connected, foreign } = context;
-  const name = cluster.metadata.name;
+  const { connected } = context;
   const generation = cluster.metadata.generation;
   const registered = findCondition(
     cluster.status,
@@ -133,26 +159,8 @@ export function planRegistration(
   const keepTrueElse = (c: ConditionInput) =>
     registered?.status === 'True' ? {} : { condition: c };
 
-  if (cluster.spec.type === 'management') {
-    return {
-      condition: condition(
-        'True',
-        'ManagementCluster',
-        `the management cluster's registry is the gitops repo's root Application registry-${name} (registry/clusters/${name}/registry.yaml): Infrared publishes nothing for it`,
-      ),
-    };
-  }
-  if (foreign) {
-    return {
-      condition: condition(
-        'False',
-        'ArgoSecretConflict',
-        `${describeArgoSecretManager(
-          foreign.metadata,
-        )}: Infrared never writes an Argo CD Secret it did not make; remove that Secret, or register this cluster under another name`,
-      ),
-    };
-  }
+  const decided = registeredWithoutPublishing(cluster, context);
+  if (decided) return { condition: decided };
   if (
     registered?.reason === 'PullRequestClosed' &&
     registered.observedGeneration === generation
@@ -193,7 +201,7 @@ export function planRegistration(
  * The change in words a user can act on: the pull request and the commit (with its branch once
  * merged), and the URL only when it is on the web; never a local repository's file path.
  */
-export function describeChange(pr: NonNullable<ClusterStatus['pullRequest']>) {
+function describeChange(pr: NonNullable<ClusterStatus['pullRequest']>) {
   const parts: string[] = [];
   if (pr.number !== undefined) parts.push(`pull request #${pr.number}`);
   if (pr.commit)
@@ -206,8 +214,65 @@ export function describeChange(pr: NonNullable<ClusterStatus['pullRequest']>) {
   return text || 'a change in the local gitops repository';
 }
 
+/** What the executor writes to the Cluster last, once the plan's writes are done. */
+export interface ClusterSettlement {
+  /** The status to have (written only where it differs: `statusWrite`). */
+  status: ClusterStatus;
+  /** Annotations to merge into the Cluster's metadata first. */
+  annotations?: Record<string, string>;
+}
+
+/**
+ * Registered after the writes, from what they did: a refused Argo CD Secret write is
+ * `ArgoSecretFailed` with the API server's words (unless Registered already is True: a failed
+ * write keeps an earlier registration); a publish completes Registered from the publisher's
+ * answer, and a merged change records the hash of its files on the Cluster; otherwise the
+ * planned status.
+ */
+export function settleRegistered(
+  observed: ObservedCluster,
+  plan: ClusterPlan,
+  outcome: ClusterOutcome,
+): ClusterSettlement {
+  const { cluster, now } = observed;
+  const { refused, published } = outcome;
+  if (refused) {
+    const planned = findCondition(
+      plan.status,
+      ClusterConditionTypes.Registered,
+    );
+    if (planned?.status === 'True') return { status: plan.status };
+    const failed = registeredCondition(
+      cluster,
+      'False',
+      'ArgoSecretFailed',
+      `the Argo CD cluster Secret could not be written: ${refused.message}`,
+    );
+    return {
+      status: {
+        ...plan.status,
+        conditions: setCondition(plan.status.conditions, failed, now),
+      },
+    };
+  }
+  if (!published || !plan.publish) return { status: plan.status };
+  const { gitopsPath, defaultBranch, filesHash: hash } = plan.publish;
+  const merged = 'result' in published && published.result.merged;
+  return {
+    status: completeRegistration(
+      plan.status,
+      cluster,
+      published,
+      now,
+      gitopsPath,
+      defaultBranch,
+    ),
+    ...(merged ? { annotations: { [REGISTERED_FILES_ANNOTATION]: hash } } : {}),
+  };
+}
+
 /** Registered after the publisher answered. */
-export function completeRegistration(
+function completeRegistration(
   status: ClusterStatus,
   cluster: ClusterResource,
   outcome: { result: GitopsPublishResult } | { error: Error },
