@@ -1,14 +1,14 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { Config } from '@backstage/config';
-import { branchForKey, isBranchOfChange, validateChange } from '../change';
-import {
-  KeyedLock,
-  type GitopsChange,
-  type GitopsPublisher,
-  type GitopsPublishOptions,
-  type GitopsPublishResult,
-  type GitopsPullRequest,
-  type GitopsRepoDescription,
+import { branchForKey, validateChange } from '../change';
+import { KeyedLock } from '@infrared-clusters/infrared-kube';
+import type {
+  GitopsChange,
+  GitopsPublisher,
+  GitopsPublishOptions,
+  GitopsPublishResult,
+  GitopsPullRequest,
+  GitopsRepoDescription,
 } from '@infrared-clusters/plugin-infrared-node';
 import {
   GithubClientFactory,
@@ -17,14 +17,10 @@ import {
 } from './client';
 import { describeGithubError, GitopsPublishError } from './errors';
 import { realSleep, RetryOptions, Sleep } from './retry';
-import {
-  getPullRequest,
-  mergePullRequest,
-  openPullRequest,
-  pullNumberOf,
-} from './pullRequests';
-import { GithubSession, TreeEntry } from './session';
-import { treeEntries } from './treeEntries';
+import { checkPending } from './pending';
+import { mergePullRequest, openPullRequest } from './pullRequests';
+import { GithubSession } from './session';
+import { buildEntries, finishMerged } from './steps';
 
 export interface GithubPublisherOptions {
   /** The root config: its `integrations.github` gives the credentials and the API base URL. */
@@ -156,114 +152,20 @@ export class GithubPublisher implements GitopsPublisher {
     const base = await this.baseBranch(session);
     const branch = branchForKey(change.key);
     if (pending) {
-      const checked = await this.checkPending(session, change, base, pending);
+      const checked = await checkPending(
+        {
+          logger: this.options.logger,
+          autoMerge: this.autoMerge,
+          mergeMethod: this.options.mergeMethod ?? 'merge',
+        },
+        session,
+        change,
+        base,
+        pending,
+      );
       if (checked) return checked;
     }
     return this.build(session, change, base, branch);
-  }
-
-  /**
-   * The pull request an earlier publish left open, looked at without pushing: merged, closed, or still open
-   * (then merged once more when auto-merge is on: a review may have arrived). Undefined when the branch has
-   * to be (re)built: the wanted files changed since, the pull request conflicts with its base, or it is not
-   * this change's pull request (its own branch's, or a batch's that holds it).
-   */
-  private async checkPending(
-    session: GithubSession,
-    change: GitopsChange,
-    base: string,
-    pending: GitopsPullRequest,
-  ): Promise<GitopsPublishResult | undefined> {
-    const { logger } = this.options;
-    const number = pending.number ?? pullNumberOf(pending.url);
-    const pull =
-      number === undefined ? undefined : await getPullRequest(session, number);
-    // a batch's pull request counts while its head holds this change (checked below)
-    if (
-      !pull ||
-      !isBranchOfChange(pull.head.ref, change.key) ||
-      pull.base.ref !== base
-    ) {
-      logger?.info(
-        `gitops: the pending pull request ${pending.url} is not the one of "${change.key}" into ${base}; publishing anew`,
-      );
-      return undefined;
-    }
-    const pullRequest = { number: pull.number, url: pull.html_url };
-    if (pull.merged) {
-      // Merged by a human (or GitHub's own auto-merge). Done, unless the wanted files changed since.
-      const head = (await session.branchHead(base)).commit;
-      if (!(await this.holds(session, change, head))) {
-        logger?.info(
-          `gitops: ${pull.html_url} was merged, but ${base} lacks the current content of "${change.key}"; publishing it anew`,
-        );
-        return undefined;
-      }
-      await session.deleteBranch(pull.head.ref);
-      logger?.info(`gitops: ${pull.html_url} (${change.key}) was merged`);
-      return {
-        url: pull.html_url,
-        commit: pull.merge_commit_sha ?? head,
-        state: 'merged',
-        merged: true,
-        pullRequest,
-      };
-    }
-    const holds = await this.holds(session, change, pull.head.sha);
-    if (!holds) {
-      // A legitimate new push: the same branch and pull request (a new one if this one was closed).
-      logger?.info(
-        `gitops: the content of "${change.key}" changed since ${pull.html_url} was opened; rebuilding it`,
-      );
-      return undefined;
-    }
-    const waiting = (state: 'open' | 'closed'): GitopsPublishResult => ({
-      url: pull.html_url,
-      commit: pull.head.sha,
-      state,
-      merged: false,
-      pullRequest,
-    });
-    if (pull.state === 'closed') {
-      logger?.info(
-        `gitops: ${pull.html_url} (${change.key}) was closed without merging`,
-      );
-      return waiting('closed');
-    }
-    if (pull.mergeable === false) {
-      logger?.info(
-        `gitops: ${pull.html_url} conflicts with ${base}; rebuilding it on the head of ${base}`,
-      );
-      return undefined;
-    }
-    if (!this.autoMerge) return waiting('open');
-    const merge = await mergePullRequest(
-      session,
-      pull.number,
-      pull.head.sha,
-      this.options.mergeMethod ?? 'merge',
-    );
-    if (merge.sha !== undefined) {
-      return this.merged(
-        session,
-        change,
-        pull.head.ref,
-        pullRequest,
-        merge.sha,
-      );
-    }
-    if (merge.closed) return waiting('closed');
-    if (merge.stale) {
-      logger?.info(
-        `gitops: ${pull.html_url} cannot be merged (${merge.refusal}); rebuilding it on the new head of ${base}`,
-      );
-      return undefined;
-    }
-    // Every pass says so while it waits: debug, the caller reports the open pull request.
-    logger?.debug(
-      `gitops: ${pull.html_url} (${change.key}) still waits: ${merge.refusal}`,
-    );
-    return waiting('open');
   }
 
   /**
@@ -283,7 +185,7 @@ export class GithubPublisher implements GitopsPublisher {
     let refusal: string | undefined;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const head = await session.branchHead(base);
-      const entries = await this.entriesFor(session, change, head.commit);
+      const entries = await buildEntries(session, change, head.commit);
       // Every file is written, changed or not: a tree equal to the base's means the change is there.
       const tree = entries.length
         ? await session.createTree(head.tree, entries)
@@ -321,7 +223,7 @@ export class GithubPublisher implements GitopsPublisher {
         this.options.mergeMethod ?? 'merge',
       );
       if (merge.sha !== undefined) {
-        return this.merged(session, change, branch, pull, merge.sha);
+        return finishMerged(session, logger, change, branch, pull, merge.sha);
       }
       if (merge.closed) {
         logger?.info(
@@ -344,50 +246,5 @@ export class GithubPublisher implements GitopsPublisher {
     throw new GitopsPublishError(
       `gitops: gave up merging "${change.key}" into ${base} of ${owner}/${repo} after ${maxAttempts} attempts; GitHub said: ${refusal}`,
     );
-  }
-
-  private async merged(
-    session: GithubSession,
-    change: GitopsChange,
-    branch: string,
-    pull: { number: number; url: string },
-    sha: string,
-  ): Promise<GitopsPublishResult> {
-    await session.deleteBranch(branch);
-    this.options.logger?.info(
-      `gitops: merged ${pull.url} (${change.key}) as ${sha}`,
-    );
-    return {
-      url: pull.url,
-      commit: sha,
-      state: 'merged',
-      merged: true,
-      pullRequest: pull,
-    };
-  }
-
-  /** Whether `commit` already has the change: every file with its content, none of its deletions. */
-  private async holds(
-    session: GithubSession,
-    change: GitopsChange,
-    commit: string,
-  ): Promise<boolean> {
-    const present = await session.currentFiles(commit, change);
-    return treeEntries(change, present).length === 0;
-  }
-
-  /**
-   * The tree entries of a build: every file, and the deletions of paths present at `commit` (read
-   * only when the change deletes something: GitHub refuses to delete a path that is not there).
-   */
-  private async entriesFor(
-    session: GithubSession,
-    change: GitopsChange,
-    commit: string,
-  ): Promise<TreeEntry[]> {
-    const deletes = change.deletions?.length
-      ? await session.currentFiles(commit, { ...change, files: {} })
-      : new Map<string, string | undefined>();
-    return treeEntries(change, deletes, { unchanged: true });
   }
 }
