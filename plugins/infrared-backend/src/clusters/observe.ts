@@ -66,8 +66,8 @@ export interface ObserveContext {
   prober: ClusterProber;
   /** Each Cluster's connection, resolved once per Secret version and generation. */
   connections: ConnectionMemo;
-  /** The registration change of each cluster: the gitops repo, described once a pass. */
-  registrations: Promise<Registrations>;
+  /** The gitops repo, described once a pass: by its first observation, shared by the others. */
+  repo: PassRepo;
   /** The time of condition transitions, taken once the probe answered. */
   clock: () => Date;
   signal?: AbortSignal;
@@ -76,8 +76,8 @@ export interface ObserveContext {
 /**
  * Everything the planner needs about one Cluster, read in one place: the Cluster (from the LIST,
  * else a GET), its kubeconfig and Argo CD Secrets (`secretReads`), its connection, the probe's
- * answer (`probeTarget`), and its registration change. Undefined when the Cluster is gone or the
- * pass was aborted.
+ * answer (`probeTarget`), and its registration change (the gitops repo described once a pass).
+ * Undefined when the Cluster is gone or the pass was aborted.
  */
 export async function observeCluster(
   target: Target,
@@ -91,7 +91,7 @@ export async function observeCluster(
   const [kubeconfigSecret, argoSecret, registrations] = await Promise.all([
     readSecret(api, reads.kubeconfigSecret),
     readSecret(api, reads.argoSecret),
-    context.registrations,
+    (context.repo.described ??= describeRegistrations(context.repo)),
   ]);
   const connection = context.connections.resolve(cluster, kubeconfigSecret);
   const probeWith = probeTarget(cluster, connection);
@@ -231,11 +231,21 @@ export class RegistrationMemo {
   }
 }
 
-export async function describeRegistrations(
-  publisher: GitopsPublisher,
-  managementCluster: string,
-  memo: RegistrationMemo = new RegistrationMemo(),
-): Promise<Registrations> {
+/** The gitops repo as one pass sees it. */
+export interface PassRepo {
+  publisher: GitopsPublisher;
+  managementCluster: string;
+  /** The registration changes rendered so far, kept across passes. */
+  memo: RegistrationMemo;
+  /** The repo's description: set by the pass's first observation, shared by the others. */
+  described?: Promise<Registrations>;
+}
+
+async function describeRegistrations({
+  publisher,
+  managementCluster,
+  memo,
+}: PassRepo): Promise<Registrations> {
   try {
     const repo = await publisher.describe();
     return clusterName => memo.changeFor(clusterName, managementCluster, repo);

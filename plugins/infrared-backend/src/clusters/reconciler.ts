@@ -6,15 +6,15 @@ import {
   type ManagementApi,
 } from '@infrared-clusters/infrared-kube';
 import type { GitopsPublisher } from '../gitops';
+import { leftToFastPath } from './accepted';
 import { ConnectionMemo } from './connectionMemo';
 import { QuietClusters } from './quiet';
 import { createCluster, executePlan } from './apply';
 import {
-  describeRegistrations,
   listClustersAndSecrets,
   observeCluster,
   RegistrationMemo,
-  type Registrations,
+  type PassRepo,
   type Target,
 } from './observe';
 import {
@@ -97,11 +97,12 @@ export class ClusterReconciler {
     const { api, logger, publisher, managementCluster } = this.options;
     const { names, signal } = scope;
     const tally = new PassTally(api.counter);
-    const registrations = describeRegistrations(
+    // described by the pass's first observation, not before: reads are observeCluster's
+    const repo: PassRepo = {
       publisher,
       managementCluster,
-      this.registrationMemo,
-    );
+      memo: this.registrationMemo,
+    };
     const targets: Target[] = names
       ? names.map(name => ({ name }))
       : await this.listTargets();
@@ -115,7 +116,7 @@ export class ClusterReconciler {
       target =>
         new Promise<void>(freeSlot => {
           const { name } = target;
-          if (!names && this.handledSince(name, tally.started)) {
+          if (!names && this.handledElsewhere(target, tally.started)) {
             tally.skipped++;
             freeSlot();
             return;
@@ -124,7 +125,7 @@ export class ClusterReconciler {
             .run(name, () =>
               this.reconcileCluster(
                 target,
-                registrations,
+                repo,
                 { counters: tally.counters, freeSlot },
                 signal,
               ),
@@ -146,8 +147,17 @@ export class ClusterReconciler {
     return tally.summary(targets.length);
   }
 
-  private handledSince(name: string, started: number): boolean {
-    return this.lock.busy(name) || (this.freshAt.get(name) ?? 0) >= started;
+  /**
+   * A pass over every Cluster skips one a pass over named Clusters had in hand since it started
+   * (this process), and one a replica's API accepted just now: that replica's fast path has it.
+   */
+  private handledElsewhere(target: Target, started: number): boolean {
+    const { name, listed } = target;
+    return (
+      this.lock.busy(name) ||
+      (this.freshAt.get(name) ?? 0) >= started ||
+      (!!listed && leftToFastPath(listed.cluster, this.clock()))
+    );
   }
 
   /** Every Cluster from the LISTs, with the management cluster made first when the planner says. */
@@ -174,7 +184,7 @@ export class ClusterReconciler {
   /** Reads, plans and writes one Cluster; again from GETs while a write loses a race. */
   private async reconcileCluster(
     target: Target,
-    registrations: Promise<Registrations>,
+    repo: PassRepo,
     { counters, freeSlot }: PassSlot,
     signal?: AbortSignal,
   ): Promise<void> {
@@ -186,7 +196,7 @@ export class ClusterReconciler {
         api,
         prober,
         connections: this.connections,
-        registrations,
+        repo,
         clock: this.clock,
         signal,
       });
