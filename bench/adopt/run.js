@@ -5,7 +5,7 @@
  * 1. tools: yarn (classic, from the npm registry; it hands over to the yarn 4 create-app ships) and
  *    helm (packages/devenv's);
  * 2. `npx @backstage/create-app@<CREATE_APP> --skip-install` into a temporary folder;
- * 3. the seven packages the guide names, built and packed (bench/pack/pack.js) into its
+ * 3. the nine packages the guide names, built and packed (bench/pack/pack.js) into its
  *    infrared-packages/;
  * 4. an empty management cluster of its own (packages/devenv), with namespace argocd;
  * 5. every marked block of the guide, in order (bench/adopt/guide.js): merges, patches, new files,
@@ -305,7 +305,7 @@ async function main() {
       () => createApp(work, env),
     );
     if (flag('--update-fixtures')) updateFixtures(appDir, steps);
-    await timed('build and pack the seven packages', () =>
+    await timed('build and pack the nine packages', () =>
       packGuidePackages(steps, work, appDir),
     );
     management = await timed(

@@ -33,7 +33,7 @@ import {
   kubeConfigFromText,
   managementApi,
   renderKubeconfig,
-} from '../../plugins/infrared-node/src';
+} from '../../plugins/infrared-kube/src';
 import {
   InfraredClusterEntityProvider,
   type MutationSummary,

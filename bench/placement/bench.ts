@@ -21,7 +21,7 @@ import {
   KubePlacementApi,
   kubeConfigFromText,
   managementApi,
-} from '../../plugins/infrared-node/src';
+} from '../../plugins/infrared-kube/src';
 import { ReleaseGate } from '../../plugins/infrared-backend/src/placement/gate';
 import type { GatePassSummary } from '../../plugins/infrared-backend/src/placement/gate';
 import { LocalGitPublisher } from '../../plugins/infrared-backend/src/gitops';

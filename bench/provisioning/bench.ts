@@ -29,7 +29,7 @@ import {
   KubeProvisioningApi,
   managementApi,
   RequestCounter,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { ProvisioningReconciler } from '../../plugins/infrared-backend/src/provisioning/reconciler';
 import { ClusterReconciler } from '../../plugins/infrared-backend/src/clusters';
 import { LocalGitPublisher } from '../../plugins/infrared-backend/src/gitops';

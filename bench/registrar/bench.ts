@@ -17,13 +17,15 @@ import {
 import {
   KubeClient,
   kubeConfigFromText,
+} from '../../plugins/infrared-kube/src';
+import {
   KubeRegistrarApi,
   resolveRegistrarOptions,
   runRegistrarPass,
   SOURCE_SECRET_FIELD_SELECTOR,
   type RegistrarLogger,
   type RegistrarPassReport,
-} from '../../plugins/infrared-node/src';
+} from '../../plugins/infrared-registrar/src';
 
 import { benchLatency, benchSteady } from './dropin';
 

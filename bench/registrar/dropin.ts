@@ -21,6 +21,8 @@ import {
 import {
   KubeClient,
   kubeConfigFromText,
+} from '../../plugins/infrared-kube/src';
+import {
   KubeRegistrarApi,
   resolveRegistrarOptions,
   runRegistrarPass,
@@ -28,8 +30,8 @@ import {
   type RegistrarApi,
   type RegistrarLogger,
   type RegistrarPassReport,
-} from '../../plugins/infrared-node/src';
-import { main as registrarCli } from '../../plugins/infrared-node/src/registrar/cli';
+} from '../../plugins/infrared-registrar/src';
+import { main as registrarCli } from '../../plugins/infrared-registrar/src/command';
 import { ConfigReader } from '@backstage/config';
 import { registerRegistrarTask } from '../../plugins/infrared-backend/src/registrar/task';
 

@@ -9,7 +9,7 @@
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
-const pkg = path.join(__dirname, '..', '..', 'plugins', 'infrared-node');
+const pkg = path.join(__dirname, '..', '..', 'plugins', 'infrared-registrar');
 const i = process.argv.indexOf('--runs');
 const runs = Math.min(Math.max(Number(i > 0 ? process.argv[i + 1] : 9), 1), 50);
 

@@ -27,7 +27,7 @@ import {
   kubeConfigFromText,
   managementApi,
   RequestCounter,
-} from '../../plugins/infrared-node/src';
+} from '../../plugins/infrared-kube/src';
 import { createRouter } from '../../plugins/infrared-backend/src/api/router';
 import {
   ClusterReconciler,

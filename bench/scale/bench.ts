@@ -24,10 +24,10 @@ import {
   KubeClusterProber,
   kubeConfigFromText,
   managementApi,
-  listDiscoveredClusters,
   RequestCounter,
   watchClusters,
-} from '../../plugins/infrared-node/src';
+} from '../../plugins/infrared-kube/src';
+import { listDiscoveredClusters } from '../../plugins/infrared-registrar/src';
 import { createRouter } from '../../plugins/infrared-backend/src/api/router';
 import {
   ClusterListCache,

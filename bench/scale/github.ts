@@ -13,7 +13,7 @@ import {
   clusterForRequest,
   kubeconfigSecret,
 } from '../../plugins/infrared-common/src';
-import { InMemoryManagementApi } from '../../plugins/infrared-node/src/testUtils';
+import { InMemoryManagementApi } from '../../plugins/infrared-kube/src/testUtils';
 import { FakeProber } from '../../plugins/infrared-backend/src/api/__testUtils__/harness';
 import { kubeconfigText } from '../../plugins/infrared-backend/src/clusters/__testUtils__/fixtures';
 import { ClusterReconciler } from '../../plugins/infrared-backend/src/clusters/reconciler';

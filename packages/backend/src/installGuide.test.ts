@@ -105,7 +105,7 @@ describe('docs/install.md', () => {
       .map(dir => path.join(root, 'plugins', dir, 'package.json'))
       .filter(file => fs.existsSync(file))
       .map(readJson);
-    expect(Object.keys(resolutions)).toHaveLength(7);
+    expect(Object.keys(resolutions)).toHaveLength(9);
     for (const [name, spec] of Object.entries(resolutions)) {
       const pkg = packages.find(p => p.name === name);
       expect({ name, private: pkg ? pkg.private : 'not in plugins/' }).toEqual({

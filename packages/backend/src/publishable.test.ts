@@ -74,7 +74,9 @@ describe('scripts/publishable.js', () => {
         'plugins/infrared',
         'plugins/infrared-backend',
         'plugins/infrared-common',
+        'plugins/infrared-kube',
         'plugins/infrared-node',
+        'plugins/infrared-registrar',
       ]),
     );
     for (const dir of dirs)

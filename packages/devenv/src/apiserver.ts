@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import type { ClusterPki } from './certs';
 import {
   ProcRecord,

@@ -1,5 +1,5 @@
 import YAML from 'yaml';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { ClusterInfo } from './controlPlane';
 
 interface KubeObject {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { ensureArgoCd } from './argocdBinary';
 import { bootstrapArgoCd } from './argocdBootstrap';
 import { upDemoArgoCd } from './argocdDemo';

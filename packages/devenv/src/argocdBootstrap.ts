@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { AppliedObject, parseManifests, serverSideApply } from './apply';
 import type { ClusterInfo, ControlPlane } from './controlPlane';
 

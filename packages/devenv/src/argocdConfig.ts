@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import type { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import type { KubeClient } from '@infrared-clusters/infrared-kube';
 import { parseManifests, serverSideApply } from './apply';
 import type { ClusterInfo } from './controlPlane';
 

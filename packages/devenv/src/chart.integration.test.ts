@@ -3,7 +3,7 @@
  * validation): everything the chart can render is something Kubernetes accepts.
  */
 import path from 'node:path';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { parseManifests, serverSideApply } from './apply';
 import { renderChart } from './chart';
 import { ensureHelm } from './helm';

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { parseManifests, serverSideApply } from './apply';
 import { CHART_DIR, runHelm } from './chart';
 import { startControlPlane, type ControlPlane } from './controlPlane';

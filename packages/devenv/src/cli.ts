@@ -1,10 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import {
-  findRepoRoot,
-  KubeClient,
-} from '@infrared-clusters/plugin-infrared-node';
+import { findRepoRoot, KubeClient } from '@infrared-clusters/infrared-kube';
 import { ensureBinaries } from './binaries';
 import {
   ClusterInfo,

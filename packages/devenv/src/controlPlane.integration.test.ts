@@ -4,7 +4,7 @@ import {
   eventually,
   installCrds,
 } from './helpers';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { getTestControlPlane, uniqueName } from './testing';
 
 jest.setTimeout(120_000);

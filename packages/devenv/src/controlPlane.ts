@@ -4,10 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Binaries, ensureBinaries } from './binaries';
 import { ensureClusterPki } from './certs';
-import {
-  KubeClient,
-  renderKubeconfig,
-} from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient, renderKubeconfig } from '@infrared-clusters/infrared-kube';
 import {
   ProcRecord,
   freePort,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { eventually, installCrds } from './helpers';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { getTestControlPlane } from './testing';
 
 jest.setTimeout(120_000);

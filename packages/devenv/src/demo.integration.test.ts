@@ -3,10 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ControlPlane, startControlPlane } from './controlPlane';
 import { ensureDemoChild, registrarLabelsFromConfig, setUpDemo } from './demo';
-import {
-  KubeClient,
-  parseKubeconfig,
-} from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient, parseKubeconfig } from '@infrared-clusters/infrared-kube';
 import { getTestControlPlane, uniqueName } from './testing';
 
 jest.setTimeout(180_000);

@@ -11,9 +11,9 @@ import {
   KubeClient,
   parseKubeconfig,
   renderKubeconfig,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
-/** The registrar's defaults (plugins/infrared-node/src/registrar/options.ts REGISTRAR_DEFAULTS). */
+/** The registrar's defaults (plugins/infrared-registrar/src/options REGISTRAR_DEFAULTS). */
 export const REGISTRAR_LABEL_PREFIX = 'argocd-cluster-registrar/';
 export const REGISTRAR_MANAGED_BY = 'cluster-registrar';
 

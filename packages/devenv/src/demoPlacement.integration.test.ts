@@ -1,5 +1,5 @@
 import { installCrds } from './helpers';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { setUpPlacementDemo } from './demoPlacement';
 import { getTestControlPlane, uniqueName } from './testing';
 import path from 'node:path';

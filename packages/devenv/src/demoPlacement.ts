@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ClusterInfo } from './controlPlane';
 import { ensureNamespace, installCrds } from './helpers';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { bootstrapManifests } from './argocdBootstrap';
 
 /** Argo CD's Application and AppProject kinds for when no Argo CD runs (INFRARED_ARGOCD=off). */

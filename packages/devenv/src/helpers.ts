@@ -2,10 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { ClusterInfo } from './controlPlane';
-import {
-  KubeClient,
-  renderKubeconfig,
-} from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient, renderKubeconfig } from '@infrared-clusters/infrared-kube';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 const adminClient = (cluster: ClusterInfo) =>

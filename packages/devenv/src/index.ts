@@ -39,17 +39,15 @@ export {
 export type { DemoChild, DemoChildOptions } from './demo';
 export { setUpPlacementDemo } from './demoPlacement';
 export type { PlacementDemo, PlacementDemoOptions } from './demoPlacement';
-// The one Kubernetes client (@infrared-clusters/plugin-infrared-node's, over @kubernetes/client-node), which
+// The one Kubernetes client (@infrared-clusters/infrared-kube's, over @kubernetes/client-node), which
 // `ControlPlane.client()` hands out: re-exported for the tests and benches that import it from here.
 export {
   KubeClient,
   renderKubeconfig,
   parseKubeconfig,
-} from '@infrared-clusters/plugin-infrared-node';
-export type {
-  KubeAccess,
-  KubeResponse,
-} from '@infrared-clusters/plugin-infrared-node';
+  type KubeAccess,
+  type KubeResponse,
+} from '@infrared-clusters/infrared-kube';
 export {
   getTestControlPlane,
   uniqueName,

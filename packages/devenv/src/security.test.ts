@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { tofuAccessObjects } from '@infrared-clusters/plugin-infrared-node';
+import { tofuAccessObjects } from '@infrared-clusters/infrared-kube';
 import { parseManifests } from './apply';
 import { renderChart } from './chart';
 import { ensureHelm } from './helm';

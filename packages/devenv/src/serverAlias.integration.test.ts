@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { serverAlias } from './serverAlias';
 import { getTestControlPlane } from './testing';
 

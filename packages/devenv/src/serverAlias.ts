@@ -5,7 +5,7 @@ import path from 'node:path';
 import {
   parseKubeconfig,
   renderKubeconfig,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import {
   openControlPlane,
   type ClusterInfo,

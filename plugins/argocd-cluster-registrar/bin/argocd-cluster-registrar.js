@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /*
- * argocd-cluster-registrar: the registrar command of @infrared-clusters/plugin-infrared-node under
+ * argocd-cluster-registrar: the registrar command of @infrared-clusters/infrared-registrar under
  * upstream's name (src/index.ts). The installed package runs its dist/index.cjs.js with plain node,
- * and that the registrar's own build (@infrared-clusters/plugin-infrared-node/cli, dist/cli.cjs.js);
+ * and that the registrar's own build (@infrared-clusters/infrared-registrar/cli, dist/cli.cjs.js);
  * in a checkout (src/ present) the TypeScript sources run through Backstage's node transform.
  *   argocd-cluster-registrar --once --dry-run --debug
  */

@@ -1,8 +1,8 @@
 /*
  * The registrar as an adopter installs it, on the shared devenv management cluster:
- *  - the package packed as npm packs it (with plugin-infrared-node and -common), installed by the
- *    Dockerfile's own npm command, run with plain node: its bin, `npx`, and the Dockerfile's exact
- *    ENTRYPOINT with the args the chart renders;
+ *  - the package packed as npm packs it (with infrared-registrar, infrared-kube and
+ *    plugin-infrared-common), installed by the Dockerfile's own npm command, run with plain node:
+ *    its bin, `npx`, and the Dockerfile's exact ENTRYPOINT with the args the chart renders;
  *  - moving from upstream: over cluster Secrets in upstream's exact shape, the first pass makes no
  *    write request (counted by a loopback proxy), run as the chart's ServiceAccount with the
  *    chart's RBAC applied for real; later passes create, update and delete under that RBAC;

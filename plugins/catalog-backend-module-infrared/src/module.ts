@@ -6,11 +6,11 @@ import { catalogProcessingExtensionPoint } from '@backstage/plugin-catalog-node'
 import { eventsServiceRef } from '@backstage/plugin-events-node';
 import {
   createManagementClient,
-  INFRARED_CLUSTER_EVENTS_TOPIC,
   KubePlacementApi,
   managementApi,
   readManagementClusterConfig,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
+import { INFRARED_CLUSTER_EVENTS_TOPIC } from '@infrared-clusters/plugin-infrared-node';
 import { managementEndpoint } from './entities';
 import {
   InfraredClusterEntityProvider,

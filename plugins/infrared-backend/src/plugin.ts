@@ -8,11 +8,13 @@ import {
   gitopsPublisherExtensionPoint,
   INFRARED_CLUSTER_EVENTS_TOPIC,
   type InfraredClusterEventPayload,
-  KubePlacementApi,
-  KubeProvisioningApi,
   type GitopsPublisher,
   type GitopsPublisherFactory,
 } from '@infrared-clusters/plugin-infrared-node';
+import {
+  KubePlacementApi,
+  KubeProvisioningApi,
+} from '@infrared-clusters/infrared-kube';
 import { createRouter } from './api/router';
 import {
   ClusterService,

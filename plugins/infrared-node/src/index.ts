@@ -1,14 +1,10 @@
 /**
- * Node library of the Infrared clusters plugins, with no Backstage runtime in it beyond the
- * extension points (`@backstage/backend-plugin-api`): what other backend modules and the standalone
- * registrar CLI reuse.
+ * Node library of the Infrared clusters plugins, as Backstage's own -node packages are: the
+ * infrared backend plugin's extension points and their types (the gitops publisher), and the events
+ * topic other plugins' modules subscribe to. The Kubernetes layer is
+ * `@infrared-clusters/infrared-kube`, the registrar engine `@infrared-clusters/infrared-registrar`.
  *
  * @packageDocumentation
  */
-export * from './ownerReference';
-export * from './concurrency';
 export * from './gitops';
 export * from './events';
-export * from './kube';
-export * from './registrar';
-export * from './provisioning';

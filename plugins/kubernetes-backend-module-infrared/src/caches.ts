@@ -9,7 +9,7 @@ import {
   watchSecrets,
   type KubeClient,
   type WatchedCache,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 
 /** How long the first Kubernetes request may wait for the first LISTs (a dead server: never). */

@@ -27,7 +27,7 @@ import {
   KubeClient,
   kubeConfigFromText,
   RequestCounter,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

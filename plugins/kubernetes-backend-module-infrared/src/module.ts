@@ -9,7 +9,7 @@ import {
 import {
   createManagementClient,
   type KubeClient,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { InfraredAuthStrategy } from './authStrategy';
 import { startInfraredCaches, type InfraredCaches } from './caches';
 import {

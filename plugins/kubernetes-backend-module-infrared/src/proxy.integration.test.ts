@@ -25,7 +25,7 @@ import { prepareManagementCluster } from '../../infrared-backend/src/clusters/__
 import {
   KubeClient,
   kubeConfigFromText,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';

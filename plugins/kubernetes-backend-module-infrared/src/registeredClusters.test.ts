@@ -4,7 +4,7 @@ import {
   type ClusterResource,
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
-import { renderKubeconfig } from '@infrared-clusters/plugin-infrared-node';
+import { renderKubeconfig } from '@infrared-clusters/infrared-kube';
 import { b64, selfSignedPem } from './__testUtils__/pki';
 import { InfraredAuthStrategy } from './authStrategy';
 import { ProxyGate } from './proxyGate';

@@ -13,7 +13,7 @@ import {
 import {
   kubeconfigSecretRef,
   resolveConnection,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { targetForArgo, type KubeTarget, type UnusableTarget } from './target';
 import { resolveViewerConnection } from './viewer';
 

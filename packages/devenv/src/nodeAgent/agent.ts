@@ -20,7 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KubeClient, parseKubeconfig } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient, parseKubeconfig } from '@infrared-clusters/infrared-kube';
 import {
   containerArgv,
   containerEnv,

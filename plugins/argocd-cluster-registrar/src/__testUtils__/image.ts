@@ -10,10 +10,11 @@ export const REPO = path.resolve(__dirname, '../../../..');
 export const PACKAGE_DIR = path.resolve(__dirname, '../..');
 export const DOCKERFILE = path.join(PACKAGE_DIR, 'Dockerfile');
 
-/** The packages the image holds: this one and the two it runs on. */
+/** The packages the image holds: this one and the three it runs on. */
 export const PACKED = [
   'plugins/infrared-common',
-  'plugins/infrared-node',
+  'plugins/infrared-kube',
+  'plugins/infrared-registrar',
   'plugins/argocd-cluster-registrar',
 ];
 

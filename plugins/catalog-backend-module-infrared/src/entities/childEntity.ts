@@ -5,7 +5,7 @@ import {
   type Entity,
 } from '@backstage/catalog-model';
 import { INFRARED_GROUP } from '@infrared-clusters/plugin-infrared-common';
-import type { DiscoveredCluster } from '@infrared-clusters/plugin-infrared-node';
+import type { DiscoveredCluster } from '@infrared-clusters/infrared-registrar';
 import {
   CLUSTER_ANNOTATIONS,
   CLUSTER_ENTITY_NAMESPACE,

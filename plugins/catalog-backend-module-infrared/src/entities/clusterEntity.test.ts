@@ -1,6 +1,6 @@
 import { kubeconfigSecret } from '@infrared-clusters/plugin-infrared-common';
 import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
-import { renderKubeconfig } from '@infrared-clusters/plugin-infrared-node';
+import { renderKubeconfig } from '@infrared-clusters/infrared-kube';
 import {
   clusterEntity,
   clusterEntityProblem,

@@ -5,7 +5,7 @@ import type {
 import {
   resolveConnection,
   type KubeClient,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 /**
  * Where the Kubernetes plugin reaches a Cluster: its API server, the CA that signs it, and whether

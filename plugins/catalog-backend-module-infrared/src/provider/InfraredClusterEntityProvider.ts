@@ -8,13 +8,13 @@ import type {
   EntityProvider,
   EntityProviderConnection,
 } from '@backstage/plugin-catalog-node';
+import { isInfraredClusterEventPayload } from '@infrared-clusters/plugin-infrared-node';
+import { KeyedLock } from '@infrared-clusters/infrared-kube';
 import {
-  isInfraredClusterEventPayload,
-  KeyedLock,
   listDiscoveredClusters,
   type DiscoveredCluster,
   type DiscoveredClustersOptions,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
 import {
   childClusterEntity,
   clusterEntity,

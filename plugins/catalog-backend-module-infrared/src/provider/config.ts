@@ -6,7 +6,7 @@ import {
 import {
   REGISTRAR_DEFAULTS,
   type DiscoveredClustersOptions,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
 import type { ClusterEntityOptions } from '../entities';
 
 const KEY = 'catalog.providers.infrared';

@@ -3,7 +3,7 @@ import {
   type ClusterResource,
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
-import { renderKubeconfig } from '@infrared-clusters/plugin-infrared-node';
+import { renderKubeconfig } from '@infrared-clusters/infrared-kube';
 import { EndpointMemo } from './endpointMemo';
 
 const cluster = (server?: string): ClusterResource => ({

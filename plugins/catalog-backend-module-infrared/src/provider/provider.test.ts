@@ -7,8 +7,8 @@ import {
   clusterForRequest,
   kubeconfigSecret,
 } from '@infrared-clusters/plugin-infrared-common';
-import { renderKubeconfig } from '@infrared-clusters/plugin-infrared-node';
-import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
+import { renderKubeconfig } from '@infrared-clusters/infrared-kube';
+import { InMemoryManagementApi } from '@infrared-clusters/infrared-kube/testUtils';
 import { InfraredClusterEntityProvider } from './InfraredClusterEntityProvider';
 import { readDiscoveredConfig, readProviderConfig } from './config';
 

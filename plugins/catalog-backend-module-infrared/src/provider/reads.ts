@@ -9,7 +9,7 @@ import {
   forEachLimited,
   kubeconfigSecretRef,
   type ManagementApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
 

@@ -2,7 +2,7 @@ import {
   zoneTargetCluster,
   type ProductResource,
 } from '@infrared-clusters/plugin-infrared-common';
-import type { PlacementKubeApi } from '@infrared-clusters/plugin-infrared-node';
+import type { PlacementKubeApi } from '@infrared-clusters/infrared-kube';
 
 /** The Clusters a Product's zones run on, each once, sorted (a zone naming none: the management cluster). */
 export function productClusterNames(

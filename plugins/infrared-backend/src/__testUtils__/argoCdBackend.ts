@@ -20,7 +20,7 @@ import {
   KubePlacementApi,
   managementApi,
   RequestCounter,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { KubeApiError } from '@infrared-clusters/plugin-infrared-node';
+import { KubeApiError } from '@infrared-clusters/infrared-kube';
 import { PROVISIONING_TASK_ID } from '../provisioning';
 import { startHarness } from './__testUtils__/harness';
 

@@ -7,7 +7,7 @@ import {
   INFRARED_NAMESPACE,
   secretStrings,
 } from '@infrared-clusters/plugin-infrared-common';
-import { KubeApiError } from '@infrared-clusters/plugin-infrared-node';
+import { KubeApiError } from '@infrared-clusters/infrared-kube';
 import {
   CA,
   CERT,

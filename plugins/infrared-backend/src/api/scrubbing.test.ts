@@ -1,6 +1,6 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { findCondition } from '@infrared-clusters/plugin-infrared-common';
-import { toKubeApiError } from '@infrared-clusters/plugin-infrared-node';
+import { toKubeApiError } from '@infrared-clusters/infrared-kube';
 import { CLUSTERS_RECONCILE_TASK_ID } from '../plugin';
 import { Git } from '../gitops/local/git';
 import { startHarness } from './__testUtils__/harness';

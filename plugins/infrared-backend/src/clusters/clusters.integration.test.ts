@@ -19,13 +19,15 @@ import {
 import {
   KubeClient,
   KubeClusterProber,
-  KubeRegistrarApi,
   kubeConfigFromText,
   managementApi,
   RequestCounter,
+} from '@infrared-clusters/infrared-kube';
+import {
+  KubeRegistrarApi,
   resolveRegistrarOptions,
   runRegistrarPass,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -5,7 +5,7 @@ import type {
 import {
   resolveConnection,
   type ResolvedConnection,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 /**
  * resolveConnection, once per Cluster generation and kubeconfig Secret version: a steady pass over

@@ -6,11 +6,13 @@ import type {
 import type { DiscoveredClusterInput } from '@infrared-clusters/plugin-infrared-common';
 import {
   listDiscoveredClusters,
-  type ClusterProber,
   type DiscoveredClustersOptions,
-  type InfraredClusterChange,
-  type ManagementApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
+import type {
+  ClusterProber,
+  ManagementApi,
+} from '@infrared-clusters/infrared-kube';
+import type { InfraredClusterChange } from '@infrared-clusters/plugin-infrared-node';
 import { BatchingPublisher, type GitopsPublisher } from '../gitops';
 import { ClusterService } from './ClusterService';
 import { ClusterListCache, type WatchedClusters } from './listCache';

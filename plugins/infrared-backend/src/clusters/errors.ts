@@ -4,7 +4,7 @@ import {
   NotFoundError,
   ServiceUnavailableError,
 } from '@backstage/errors';
-import { KubeApiError } from '@infrared-clusters/plugin-infrared-node';
+import { KubeApiError } from '@infrared-clusters/infrared-kube';
 
 /** What to do when the Cluster kind is unknown to the management cluster. */
 export const CRD_MISSING =

@@ -12,7 +12,7 @@ import {
   INFRARED_CLUSTER_EVENTS_TOPIC,
   type InfraredClusterEventPayload,
 } from '@infrared-clusters/plugin-infrared-node';
-import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
+import { InMemoryManagementApi } from '@infrared-clusters/infrared-kube/testUtils';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -17,7 +17,7 @@ import {
   kubeConfigFromText,
   managementApi,
   RequestCounter,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-import type { RequestCounter } from '@infrared-clusters/plugin-infrared-node';
+import type { RequestCounter } from '@infrared-clusters/infrared-kube';
 
 /** What one pass did, for logs and the benchmark. */
 export interface ReconcilePassSummary {

@@ -3,7 +3,7 @@ import {
   clusterForRequest,
   kubeconfigSecret,
 } from '@infrared-clusters/plugin-infrared-common';
-import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
+import { InMemoryManagementApi } from '@infrared-clusters/infrared-kube/testUtils';
 import { FakeProber } from '../api/__testUtils__/harness';
 import { BatchingPublisher } from '../gitops';
 import { useFakeGithub } from '../gitops/__testUtils__/githubHarness';

@@ -4,7 +4,7 @@ import {
   kubeconfigSecret,
   type ClusterResource,
 } from '@infrared-clusters/plugin-infrared-common';
-import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
+import { InMemoryManagementApi } from '@infrared-clusters/infrared-kube/testUtils';
 import { FakeProber } from '../api/__testUtils__/harness';
 import type { RecordedRequest } from '../gitops/__testUtils__/fakeGithubServer';
 import { useFakeGithub } from '../gitops/__testUtils__/githubHarness';

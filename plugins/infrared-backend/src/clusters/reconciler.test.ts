@@ -4,8 +4,8 @@ import {
   kubeconfigSecret,
   type ClusterResource,
 } from '@infrared-clusters/plugin-infrared-common';
-import { KubeApiError } from '@infrared-clusters/plugin-infrared-node';
-import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
+import { KubeApiError } from '@infrared-clusters/infrared-kube';
+import { InMemoryManagementApi } from '@infrared-clusters/infrared-kube/testUtils';
 import { FakeProber, RecordingPublisher } from '../api/__testUtils__/harness';
 import { kubeconfigText } from './__testUtils__/fixtures';
 import { REGISTERED_FILES_ANNOTATION } from './plan';

@@ -20,8 +20,8 @@ import {
   type LocalPostgres,
   type ServerAlias,
 } from '@internal/devenv';
+import { gitopsPublisherExtensionPoint } from '@infrared-clusters/plugin-infrared-node';
 import {
-  gitopsPublisherExtensionPoint,
   KeyedLock,
   KubeClient,
   KubeClusterProber,
@@ -29,7 +29,7 @@ import {
   managementApi,
   RequestCounter,
   type ManagementApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -14,7 +14,7 @@ import {
   kubeConfigFromText,
   managementApi,
   RequestCounter,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

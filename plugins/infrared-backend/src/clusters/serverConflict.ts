@@ -14,7 +14,7 @@ import {
   type RegisterClusterRequest,
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
-import type { ManagementApi } from '@infrared-clusters/plugin-infrared-node';
+import type { ManagementApi } from '@infrared-clusters/infrared-kube';
 
 /** Argo CD cluster Secrets Infrared did not write (`!=` also selects those without the label). */
 const OTHERS_CLUSTER_SECRETS = `${ARGOCD_SECRET_TYPE_LABEL}=cluster,${MANAGED_BY_LABEL}!=${MANAGED_BY_INFRARED}`;

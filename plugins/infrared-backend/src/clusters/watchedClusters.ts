@@ -5,7 +5,7 @@ import type {
 import {
   type KubeClient,
   watchClusters,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import type { WatchedClusters } from './listCache';
 
 /**

@@ -2,4 +2,4 @@
 export {
   readManagementClusterConfig,
   type ManagementClusterConfig,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';

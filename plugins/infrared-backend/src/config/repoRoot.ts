@@ -1,1 +1,1 @@
-export { findRepoRoot } from '@infrared-clusters/plugin-infrared-node';
+export { findRepoRoot } from '@infrared-clusters/infrared-kube';

@@ -12,7 +12,7 @@ import {
   type GitopsChange,
   type GitopsPublisher,
 } from '@infrared-clusters/plugin-infrared-node';
-import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
+import { InMemoryManagementApi } from '@infrared-clusters/infrared-kube/testUtils';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

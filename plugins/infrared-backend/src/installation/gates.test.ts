@@ -1,8 +1,6 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import {
-  RequestCounter,
-  type RegistrarApi,
-} from '@infrared-clusters/plugin-infrared-node';
+import { RequestCounter } from '@infrared-clusters/infrared-kube';
+import type { RegistrarApi } from '@infrared-clusters/infrared-registrar';
 import { registerRegistrarTask } from '../registrar';
 import { gatedScheduler, type InstallationGate } from './gates';
 

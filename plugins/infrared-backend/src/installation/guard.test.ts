@@ -1,5 +1,5 @@
 import { ConflictError, ServiceUnavailableError } from '@backstage/errors';
-import { KubeApiError } from '@infrared-clusters/plugin-infrared-node';
+import { KubeApiError } from '@infrared-clusters/infrared-kube';
 import { captureLogger } from '../gitops/__testUtils__/captureLogger';
 import { InstallationGuard } from './guard';
 import type { InstallationLease, LeaseObject } from './lease';

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import { ConflictError, ServiceUnavailableError } from '@backstage/errors';
-import { KubeApiError } from '@infrared-clusters/plugin-infrared-node';
+import { KubeApiError } from '@infrared-clusters/infrared-kube';
 import { decide, leaseKey, type LeaseMemory, type Verdict } from './decide';
 import {
   InstallationLease,

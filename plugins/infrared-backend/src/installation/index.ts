@@ -3,7 +3,7 @@ import type {
   RootConfigService,
 } from '@backstage/backend-plugin-api';
 import { INFRARED_NAMESPACE } from '@infrared-clusters/plugin-infrared-common';
-import { KubeClient } from '@infrared-clusters/plugin-infrared-node';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import { INSTALLATION_LEASE_NAME, readInstallationConfig } from './config';
 import { InstallationGuard } from './guard';
 import { InstallationLease } from './lease';

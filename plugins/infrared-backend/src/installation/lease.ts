@@ -1,7 +1,7 @@
 import {
   KubeApiError,
   type KubeClient,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import type { LeaseRecord } from './decide';
 
 /** The Lease as stored (coordination.k8s.io/v1). */

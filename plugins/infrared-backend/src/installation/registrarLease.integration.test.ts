@@ -3,8 +3,8 @@ import { eventually, getTestControlPlane, uniqueName } from '@internal/devenv';
 import {
   KubeClient,
   kubeConfigFromText,
-  registrarLeaseName,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
+import { registrarLeaseName } from '@infrared-clusters/infrared-registrar';
 import { registerRegistrarTask } from '../registrar';
 import type { InstallationGate } from './gates';
 

@@ -10,7 +10,7 @@ import {
   KubeClusterProber,
   kubeConfigFromText,
   probeCluster,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import {
   deleteServiceAccount,
   tokenKubeconfig,

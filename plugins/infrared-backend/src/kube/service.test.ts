@@ -1,5 +1,5 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { renderKubeconfig } from '@infrared-clusters/plugin-infrared-node';
+import { renderKubeconfig } from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

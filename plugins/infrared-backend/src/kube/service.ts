@@ -15,7 +15,7 @@ import {
   type ManagementApi,
   type PlacementKubeApi,
   type ProvisioningKubeApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 // The one place that decides where the management cluster is: -node's, shared with modules.
 export { createManagementClient };

@@ -1,4 +1,4 @@
-import type { ArgoObject } from '@infrared-clusters/plugin-infrared-node';
+import type { ArgoObject } from '@infrared-clusters/infrared-kube';
 import {
   MANAGED_BY_INFRARED,
   MANAGED_BY_LABEL,

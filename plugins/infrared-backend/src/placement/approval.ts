@@ -17,7 +17,7 @@ import {
 import {
   retryOnConflict,
   type PlacementKubeApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import type { PlacementCaller } from './service';
 
 export interface ApproveZoneRequest {

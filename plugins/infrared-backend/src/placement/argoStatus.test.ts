@@ -1,4 +1,4 @@
-import type { ArgoObject } from '@infrared-clusters/plugin-infrared-node';
+import type { ArgoObject } from '@infrared-clusters/infrared-kube';
 import { applicationState, argoProblems } from './argoStatus';
 
 const REF = 'ir-org-acme/checkout-v1';

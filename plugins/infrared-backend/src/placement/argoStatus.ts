@@ -3,7 +3,7 @@
  * `status`, read by the release gate: Healthy for this Release, or why not, in Argo CD's own words.
  */
 import type { ZonePlacement } from '@infrared-clusters/plugin-infrared-common';
-import type { ArgoObject } from '@infrared-clusters/plugin-infrared-node';
+import type { ArgoObject } from '@infrared-clusters/infrared-kube';
 import { RELEASE_ANNOTATION } from './application';
 
 /** At most this many of Argo CD's messages in a zone's message, each cut at MAX_PART characters. */

@@ -7,10 +7,10 @@ import { readDurationFromConfig } from '@backstage/config';
 import { DEFAULT_ZONE_PROJECT } from '@infrared-clusters/plugin-infrared-common';
 import type {
   ClusterApi,
-  GitopsPublisher,
   KubeClient,
   PlacementKubeApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
+import type { GitopsPublisher } from '@infrared-clusters/plugin-infrared-node';
 import { readManagementClusterConfig } from '../config';
 import { ReleaseGate } from './gate';
 import { GatePasses } from './gatePasses';

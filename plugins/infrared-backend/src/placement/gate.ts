@@ -11,10 +11,12 @@ import {
   forEachLimited,
   isConflict,
   type ClusterApi,
-  type GitopsChange,
-  type GitopsPublisher,
-  type GitopsRepoDescription,
   type PlacementKubeApi,
+} from '@infrared-clusters/infrared-kube';
+import type {
+  GitopsChange,
+  GitopsPublisher,
+  GitopsRepoDescription,
 } from '@infrared-clusters/plugin-infrared-node';
 import {
   InvalidApplicationError,

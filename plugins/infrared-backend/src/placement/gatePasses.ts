@@ -1,5 +1,5 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import { KeyedLock } from '@infrared-clusters/plugin-infrared-node';
+import { KeyedLock } from '@infrared-clusters/infrared-kube';
 import type { GatePassSummary, ReleaseGate } from './gate';
 
 /** Changes that arrive this close together share one pass (a kubectl apply of several objects). */

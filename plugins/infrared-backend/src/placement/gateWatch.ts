@@ -7,7 +7,7 @@ import {
 import {
   WatchedCache,
   type KubeClient,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 /**
  * What the release gate decides from and a change of which must reach the Release column at once:

@@ -7,7 +7,7 @@ import {
   type ReleaseResource,
   type ReleaseZoneStatus,
 } from '@infrared-clusters/plugin-infrared-common';
-import type { ArgoObject } from '@infrared-clusters/plugin-infrared-node';
+import type { ArgoObject } from '@infrared-clusters/infrared-kube';
 import { zoneApplicationHolders } from './application';
 import { isGated, planRelease, type GateWorld } from './plan';
 import { completePromotion, releaseStatusChanged } from './promotion';

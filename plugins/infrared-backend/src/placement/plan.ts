@@ -23,10 +23,8 @@ import {
   type ZoneCollision,
   type ZonePlacement,
 } from '@infrared-clusters/plugin-infrared-common';
-import type {
-  ArgoObject,
-  GitopsPullRequest,
-} from '@infrared-clusters/plugin-infrared-node';
+import type { ArgoObject } from '@infrared-clusters/infrared-kube';
+import type { GitopsPullRequest } from '@infrared-clusters/plugin-infrared-node';
 import { applicationState } from './argoStatus';
 
 export { applicationState } from './argoStatus';

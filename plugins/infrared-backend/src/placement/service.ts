@@ -37,7 +37,7 @@ import {
   retryOnConflict,
   type ClusterApi,
   type PlacementKubeApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { zoneApplicationHolders, ZONE_LABEL } from './application';
 import { approveReleaseZone, type ApproveZoneRequest } from './approval';
 

@@ -8,7 +8,7 @@ import type {
   KubeClient,
   ManagementApi,
   ProvisioningKubeApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { readProvisioningConfig } from './config';
 import { startTofuJobWatch } from './jobWatch';
 import { ProvisioningReconciler } from './reconciler';

@@ -25,7 +25,7 @@ import {
   KubeProvisioningApi,
   managementApi,
   TOFU_JOB_SELECTOR,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { gzipSync } from 'node:zlib';
 import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
 import { applyTofuRbac, TOFU_NAMESPACE as NS } from './__testUtils__/tofuRbac';

@@ -30,7 +30,7 @@ import {
   type ObservedJob,
   type ProvisioningKubeApi,
   type ProvisioningObject,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 const SECRET = ['v1', 'Secret'] as const;
 const LEASE = ['coordination.k8s.io/v1', 'Lease'] as const;

@@ -3,7 +3,7 @@ import {
   TOFU_JOB_SELECTOR,
   WatchedCache,
   type KubeClient,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 export interface TofuJobWatch {
   /** Resolves once both watches have their first LIST in. */

@@ -5,7 +5,7 @@ import type {
 import type {
   ObservedJob,
   ObservedPod,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import {
   indexRuns,
   planCluster,

@@ -23,7 +23,7 @@ import {
   TOFU_JOB_LABELS,
   type ObservedJob,
   type ObservedPod,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { clusterRun, currentJob, reportJob, startJob } from './planRun';
 import type {
   ClusterPlan,

@@ -1,5 +1,5 @@
 import { kubeconfigSecretName } from '@infrared-clusters/plugin-infrared-common';
-import type { ConditionInput } from '@infrared-clusters/plugin-infrared-node';
+import type { ConditionInput } from '@infrared-clusters/infrared-kube';
 import type { ClusterRun, ReportedJob } from './planRun';
 import type { ProvisioningAction } from './planTypes';
 

@@ -27,7 +27,7 @@ import {
   type ObservedJob,
   type ObservedPod,
   type TofuJob,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { registration, wantsRegistration } from './planRegister';
 import { finished, statusAction } from './planStatus';
 import type {

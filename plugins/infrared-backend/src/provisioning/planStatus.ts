@@ -7,7 +7,7 @@ import {
 import {
   setCondition,
   type ConditionInput,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import type { ProvisioningAction } from './planTypes';
 import { canonicalJson } from '../canonicalJson';
 

@@ -8,7 +8,7 @@ import type {
   ObservedJob,
   ObservedPod,
   TofuJob,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 /** What the planner knows beyond the Cluster: the configuration of the pass. */
 export interface ProvisioningContext {

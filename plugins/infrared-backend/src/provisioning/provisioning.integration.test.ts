@@ -21,7 +21,7 @@ import {
   KubeProvisioningApi,
   managementApi,
   TOFU_JOB_SELECTOR,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

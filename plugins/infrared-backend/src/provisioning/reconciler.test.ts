@@ -1,6 +1,6 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
-import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
+import { InMemoryManagementApi } from '@infrared-clusters/infrared-kube/testUtils';
 import { MemoryProvisioningApi } from './__testUtils__/memoryProvisioningApi';
 import { ProvisioningReconciler } from './reconciler';
 

@@ -17,8 +17,8 @@ import {
   secretStrings,
   type ClusterResource,
 } from '@infrared-clusters/plugin-infrared-common';
+import { controllerReferenceTo } from '../kube/ownerReference';
 import {
-  controllerReferenceTo,
   forEachLimited,
   isAlreadyExists,
   isConflict,
@@ -28,7 +28,7 @@ import {
   type ManagementApi,
   type ProvisioningKubeApi,
   type TofuJob,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import {
   indexRuns,
   isBuilt,

@@ -13,7 +13,7 @@ import {
   TOFU_JOB_LABELS,
   TOFU_JOB_SELECTOR,
   type ProvisioningKubeApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 /** Provisioned reasons after which the asked-for Job will never be made (until the spec changes). */
 const NEVER_STARTS = new Set(['JobRefused', 'InvalidSpec']);

@@ -25,7 +25,7 @@ import {
   TOFU_CONTAINER,
   type ManagementApi,
   type ProvisioningKubeApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { findBuildInProgress } from './removal';
 import { readRunnerStatus } from './runnerStatus';
 

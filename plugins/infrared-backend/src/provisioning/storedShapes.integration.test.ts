@@ -26,7 +26,7 @@ import {
   managementApi,
   RequestCounter,
   TOFU_JOB_SELECTOR,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';

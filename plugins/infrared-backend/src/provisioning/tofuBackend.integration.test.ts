@@ -21,7 +21,7 @@ import {
   tofuAccessObjects,
   tofuStateObjects,
   TOFU_SCRIPT,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -6,7 +6,7 @@ import {
   REGISTRAR_INPUT_KEYS,
   type RegistrarInput,
   type RegistrarOptions,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
 
 export const REGISTRAR_CONFIG_KEY = 'infrared.registrar';
 

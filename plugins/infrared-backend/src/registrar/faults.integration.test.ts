@@ -11,7 +11,7 @@ import {
 import {
   KubeClient,
   kubeConfigFromText,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { parse, stringify } from 'yaml';
 import { registerRegistrarTask, type RegistrarTask } from './task';
 

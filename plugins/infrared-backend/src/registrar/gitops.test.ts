@@ -1,11 +1,13 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import {
-  RequestCounter,
-  type GitopsChange,
-  type GitopsPublisher,
-  type RegistrarApi,
-  type RegistrarSecret,
+import { RequestCounter } from '@infrared-clusters/infrared-kube';
+import type {
+  GitopsChange,
+  GitopsPublisher,
 } from '@infrared-clusters/plugin-infrared-node';
+import type {
+  RegistrarApi,
+  RegistrarSecret,
+} from '@infrared-clusters/infrared-registrar';
 import { registrationFiles } from '../gitops';
 import { registerRegistrarTask } from './task';
 

@@ -2,10 +2,12 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   listDiscoveredClusters,
   type DiscoveredClustersOptions,
-  type GitopsChange,
-  type GitopsPublisher,
-  type GitopsPullRequest,
   type SecretLister,
+} from '@infrared-clusters/infrared-registrar';
+import type {
+  GitopsChange,
+  GitopsPublisher,
+  GitopsPullRequest,
 } from '@infrared-clusters/plugin-infrared-node';
 import { registrationFiles } from '../gitops';
 

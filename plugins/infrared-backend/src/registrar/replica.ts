@@ -3,21 +3,20 @@ import type {
   LoggerService,
   SchedulerService,
 } from '@backstage/backend-plugin-api';
+import { KeyedLock, type KubeClient } from '@infrared-clusters/infrared-kube';
 import {
-  KeyedLock,
   LEASE_DEFAULTS,
   LeaseElector,
   RegistrarWatcher,
   registrarLeaseName,
   runRegistrarPass,
   secretDataCacheFor,
-  type KubeClient,
   type LeaseElectorOptions,
   type RegistrarApi,
   type RegistrarMetrics,
   type RegistrarOptions,
   type RegistrarPassReport,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
 
 import type { RegistrarStatus } from './status';
 

@@ -5,7 +5,7 @@ import type {
 import type {
   RegistrarChildOutcome,
   RegistrarPassReport,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
 
 /** What the Clusters page is told of one child: the last pass's outcome, keyed by namespace. */
 export interface RegistrarChildStatus {

@@ -3,9 +3,11 @@ import { eventually, getTestControlPlane, uniqueName } from '@internal/devenv';
 import {
   KubeClient,
   kubeConfigFromText,
+} from '@infrared-clusters/infrared-kube';
+import {
   KubeRegistrarApi,
   registrarLeaseName,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
 import { registerRegistrarTask, REGISTRAR_TASK_ID } from './task';
 
 jest.setTimeout(120_000);

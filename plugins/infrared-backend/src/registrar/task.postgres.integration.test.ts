@@ -15,9 +15,11 @@ import {
 import {
   KubeClient,
   kubeConfigFromText,
+} from '@infrared-clusters/infrared-kube';
+import {
   KubeRegistrarApi,
   type RegistrarApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
 import { registerRegistrarTask } from './task';
 
 jest.setTimeout(180_000);

@@ -1,9 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import type { SchedulerServiceTaskScheduleDefinition } from '@backstage/backend-plugin-api';
-import {
-  RequestCounter,
-  type RegistrarApi,
-} from '@infrared-clusters/plugin-infrared-node';
+import { RequestCounter } from '@infrared-clusters/infrared-kube';
+import type { RegistrarApi } from '@infrared-clusters/infrared-registrar';
 import { readRegistrarConfig, discoveredClustersOptions } from './config';
 import { registerRegistrarTask, REGISTRAR_TASK_ID } from './task';
 

@@ -3,15 +3,15 @@ import type {
   RootConfigService,
   SchedulerService,
 } from '@backstage/backend-plugin-api';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
 import {
-  KubeClient,
   KubeRegistrarApi,
   RegistrarMetrics,
   type RegistrarApi,
   type RegistrarMeter,
   type RegistrarOptions,
   type RegistrarPassReport,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-registrar';
 import { createManagementClient } from '../kube';
 import { discoveredClustersOptions, readRegistrarConfig } from './config';
 import { RegistrarGitops, type RegistrarGitopsOptions } from './gitops';

@@ -9,8 +9,8 @@ import {
 import type {
   ClusterProber,
   ProbeResult,
-} from '@infrared-clusters/plugin-infrared-node';
-import { InMemoryManagementApi } from '@infrared-clusters/plugin-infrared-node/testUtils';
+} from '@infrared-clusters/infrared-kube';
+import { InMemoryManagementApi } from '@infrared-clusters/infrared-kube/testUtils';
 import request from 'supertest';
 import type {
   GitopsChange,

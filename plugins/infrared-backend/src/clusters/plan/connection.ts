@@ -7,4 +7,4 @@ export {
   resolveConnection,
   type ConnectionProblemReason,
   type ResolvedConnection as ClusterConnection,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';

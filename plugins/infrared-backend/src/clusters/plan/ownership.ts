@@ -7,7 +7,7 @@ import {
   type ClusterResource,
   type OwnerReference,
 } from '@infrared-clusters/plugin-infrared-common';
-import { controllerReferenceTo } from '@infrared-clusters/plugin-infrared-node';
+import { controllerReferenceTo } from '../../kube/ownerReference';
 
 const isInfraredCluster = (ref: { apiVersion: string; kind: string }) =>
   ref.kind === CLUSTER_KIND && ref.apiVersion.startsWith(`${INFRARED_GROUP}/`);

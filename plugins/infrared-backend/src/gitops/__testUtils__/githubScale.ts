@@ -1,6 +1,9 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import { ConfigReader } from '@backstage/config';
-import type { GitopsPublisher, GitopsPublishResult } from '@infrared-clusters/plugin-infrared-node';
+import type {
+  GitopsPublisher,
+  GitopsPublishResult,
+} from '@infrared-clusters/plugin-infrared-node';
 import { readClustersConfig } from '../../clusters/config';
 import { registrationChange } from '../../clusters/observe';
 import { BatchingPublisher } from '../batch/BatchingPublisher';

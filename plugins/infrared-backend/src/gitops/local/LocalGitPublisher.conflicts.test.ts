@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { captureLogger } from '../__testUtils__/captureLogger';
 import { bare, pushFromClone, tempDir } from '../__testUtils__/gitRepos';
-import { KeyedLock } from '@infrared-clusters/plugin-infrared-node';
+import { KeyedLock } from '@infrared-clusters/infrared-kube';
 import { LocalGitPublisher } from './LocalGitPublisher';
 
 // Real git processes; generous for a busy CI machine.

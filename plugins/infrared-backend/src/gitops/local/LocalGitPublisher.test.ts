@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bare, tempDir } from '../__testUtils__/gitRepos';
-import { KeyedLock } from '@infrared-clusters/plugin-infrared-node';
+import { KeyedLock } from '@infrared-clusters/infrared-kube';
 import { LocalGitPublisher } from './LocalGitPublisher';
 
 const change = (

@@ -1,13 +1,13 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { resolve } from 'node:path';
 import { branchForKey, validateChange } from '../change';
-import {
-  KeyedLock,
-  type GitopsChange,
-  type GitopsPublisher,
-  type GitopsPublishOptions,
-  type GitopsPublishResult,
-  type GitopsRepoDescription,
+import { KeyedLock } from '@infrared-clusters/infrared-kube';
+import type {
+  GitopsChange,
+  GitopsPublisher,
+  GitopsPublishOptions,
+  GitopsPublishResult,
+  GitopsRepoDescription,
 } from '@infrared-clusters/plugin-infrared-node';
 import { Git, GitIdentity } from './git';
 import {

@@ -10,8 +10,8 @@ import {
   RequestCounter,
   type ArgoObject,
   type PlacementKubeApi,
-} from '@infrared-clusters/plugin-infrared-node';
-import { matchesLabelSelector } from '@infrared-clusters/plugin-infrared-node/testUtils';
+} from '@infrared-clusters/infrared-kube';
+import { matchesLabelSelector } from '@infrared-clusters/infrared-kube/testUtils';
 
 const clone = <T>(v: T): T => structuredClone(v);
 
