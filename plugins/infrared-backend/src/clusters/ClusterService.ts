@@ -18,13 +18,13 @@ import {
   type SecretObject,
   validateClusterName,
 } from '@infrared-clusters/plugin-infrared-common';
+import { controllerReferenceTo } from '../kube/ownerReference';
 import {
-  controllerReferenceTo,
   isAlreadyExists,
   isNotFound,
   KeyedLock,
   type ManagementApi,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 import { fromKubeError } from './errors';
 import type { ClusterListCache } from './listCache';
 import { dependentLabels, isManagementCluster } from './plan';

@@ -2,7 +2,7 @@ import type {
   ClusterResource,
   OwnerReference,
 } from '@infrared-clusters/plugin-infrared-common';
-import { matchesLabelSelector } from '@infrared-clusters/plugin-infrared-node/testUtils';
+import { matchesLabelSelector } from '@infrared-clusters/infrared-kube/testUtils';
 import {
   KubeApiError,
   RequestCounter,
@@ -11,7 +11,7 @@ import {
   type ProvisioningKubeApi,
   type ProvisioningObject,
   type TofuJob,
-} from '@infrared-clusters/plugin-infrared-node';
+} from '@infrared-clusters/infrared-kube';
 
 /** Where the Cluster objects live (InMemoryManagementApi's store). */
 export interface ClusterStore {
