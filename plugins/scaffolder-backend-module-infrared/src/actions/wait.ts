@@ -99,6 +99,36 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /**
+ * Reads the cluster until it reaches `target` (often at first, see pollDelayMs); throws at
+ * `timeoutMs` with its conditions, on a failed Job, or when the task is cancelled.
+ */
+async function pollUntilReached(
+  name: string,
+  read: () => Promise<ClusterView>,
+  target: Target,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ClusterView> {
+  const started = Date.now();
+  for (;;) {
+    const view = await read();
+    if (reached(view, target)) return view;
+    const elapsed = Date.now() - started;
+    if (elapsed >= timeoutMs) {
+      const goal = target.provisionPhase
+        ? `its Job ${target.provisionPhase}`
+        : 'Registered';
+      throw new Error(
+        `Cluster ${name} did not reach ${goal} within ${
+          timeoutMs / 1000
+        } s: ${describeConditions(view)}`,
+      );
+    }
+    await sleep(Math.min(pollDelayMs(elapsed), timeoutMs - elapsed), signal);
+  }
+}
+
+/**
  * `infrared:cluster:wait`: reads GET /v1/clusters/\{name\} as the template's runner until the
  * cluster is Connected and Registered (or its OpenTofu Job reaches `provisionPhase`), at most
  * `timeoutSeconds`. Outputs the Argo CD server and the gitops path.
@@ -161,26 +191,14 @@ export function createWaitForClusterAction(options: {
         return;
       }
       const api = options.infraredApi(await ctx.getInitiatorCredentials());
-      const timeoutMs =
-        (ctx.input.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
       const started = Date.now();
-      let view: ClusterView | undefined;
-      for (;;) {
-        view = await api.getCluster(name);
-        if (reached(view, { provisionPhase })) break;
-        const elapsed = Date.now() - started;
-        if (elapsed >= timeoutMs) {
-          throw new Error(
-            `Cluster ${name} did not reach ${goal} within ${
-              timeoutMs / 1000
-            } s: ${describeConditions(view)}`,
-          );
-        }
-        await sleep(
-          Math.min(pollDelayMs(elapsed), timeoutMs - elapsed),
-          ctx.signal,
-        );
-      }
+      const view = await pollUntilReached(
+        name,
+        () => api.getCluster(name),
+        { provisionPhase },
+        (ctx.input.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+        ctx.signal,
+      );
       ctx.logger.info(
         `Cluster ${name} reached ${goal} after ${(
           (Date.now() - started) /
