@@ -1,25 +1,16 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Binaries, ensureBinaries } from './binaries';
-import { ensureClusterPki } from './certs';
-import { KubeClient, renderKubeconfig } from '@infrared-clusters/infrared-kube';
+import { KubeClient } from '@infrared-clusters/infrared-kube';
+import { ProcRecord, isRunning, stopProcesses } from './processes';
+import { startApiserver, startWatchdog, stopApiserver } from './apiserver';
 import {
-  ProcRecord,
-  freePort,
-  isRunning,
-  startProcess,
-  stopProcesses,
-} from './processes';
-import {
-  apiserverArgs,
-  startApiserver,
-  startWatchdog,
-  stopApiserver,
-  waitApiserverReady,
-  waitFor,
-} from './apiserver';
+  ports,
+  startApiservers,
+  startControllerManager,
+  startEtcd,
+} from './controlPlaneParts';
 
 export interface ClusterInfo {
   name: string;
@@ -86,23 +77,19 @@ export interface StartOptions {
   log?: (msg: string) => void;
 }
 
-const httpOk = (url: string) =>
-  new Promise<boolean>(resolve => {
-    const req = http.get(url, { timeout: 2000 }, res => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on('error', () => resolve(false));
-    req.on('timeout', () => req.destroy());
-  });
+/** The given data dir, else a new temp dir (in /dev/shm where there is one). */
+function baseDirFor(dataDir: string | undefined): string {
+  if (dataDir) return path.resolve(dataDir);
+  const tmp = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
+  return fs.mkdtempSync(path.join(tmp, 'infrared-devenv-'));
+}
 
-async function ports(n: number, base?: number): Promise<number[]> {
-  const out: number[] = [];
-  while (out.length < n) {
-    const p = await freePort(base ? base + out.length : undefined);
-    if (!out.includes(p)) out.push(p);
-  }
-  return out;
+/** Writes the state file; returns its absolute path. */
+function writeState(statePath: string, state: ControlPlaneState): string {
+  const at = path.resolve(statePath);
+  fs.mkdirSync(path.dirname(at), { recursive: true });
+  fs.writeFileSync(at, JSON.stringify(state, null, 2));
+  return at;
 }
 
 /** Starts etcd, one kube-apiserver per cluster and kube-controller-manager on the first cluster. */
@@ -113,14 +100,7 @@ export async function startControlPlane(
   const log = opts.log ?? (() => {});
   const bins = opts.binaries ?? ensureBinaries();
   const ephemeral = !opts.dataDir;
-  const baseDir = opts.dataDir
-    ? path.resolve(opts.dataDir)
-    : fs.mkdtempSync(
-        path.join(
-          fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(),
-          'infrared-devenv-',
-        ),
-      );
+  const baseDir = baseDirFor(opts.dataDir);
   const logs = path.join(baseDir, 'logs');
   fs.mkdirSync(logs, { recursive: true });
   const readyMs = opts.readyTimeoutMs ?? 60_000;
@@ -132,103 +112,38 @@ export async function startControlPlane(
 
   try {
     const apiPorts = await ports(names.length, opts.basePort);
-    const [etcdPort, peerPort] = (await ports(2 + names.length)).filter(
-      p => !apiPorts.includes(p),
-    );
-    const etcdUrl = `http://127.0.0.1:${etcdPort}`;
-    const peerUrl = `http://127.0.0.1:${peerPort}`;
-    const etcd = startProcess(
-      'etcd',
-      bins.etcd,
-      [
-        `--data-dir=${path.join(baseDir, 'etcd')}`,
-        `--listen-client-urls=${etcdUrl}`,
-        `--advertise-client-urls=${etcdUrl}`,
-        `--listen-peer-urls=${peerUrl}`,
-        `--initial-advertise-peer-urls=${peerUrl}`,
-        `--initial-cluster=default=${peerUrl}`,
-        '--unsafe-no-fsync',
-        '--log-level=warn',
-      ],
-      path.join(logs, 'etcd.log'),
-    );
-    procs.push(etcd);
-    await waitFor('etcd', etcd, 20_000, () => httpOk(`${etcdUrl}/health`));
+    const etcdUrl = await startEtcd(bins, baseDir, logs, apiPorts, procs);
     log(`etcd up at ${etcdUrl}`);
-
-    const clusters: ClusterInfo[] = [];
-    const apiservers: ProcRecord[] = [];
-    names.forEach((name, i) => {
-      const dir = path.join(baseDir, name);
-      const pki = ensureClusterPki(path.join(dir, 'pki'), name);
-      const server = `https://127.0.0.1:${apiPorts[i]}`;
-      const caData = fs.readFileSync(pki.caCert, 'utf8');
-      const kubeconfig = renderKubeconfig(name, {
-        server,
-        caData,
-        certData: fs.readFileSync(pki.adminCert, 'utf8'),
-        keyData: fs.readFileSync(pki.adminKey, 'utf8'),
-      });
-      const kubeconfigPath = path.join(dir, 'admin.kubeconfig');
-      fs.writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
-      const args = apiserverArgs(
-        name,
-        apiPorts[i],
-        etcdUrl,
-        pki,
-        path.join(dir, 'pki'),
-      );
-      const proc = startProcess(
-        `kube-apiserver/${name}`,
-        bins.kubeApiserver,
-        args,
-        path.join(logs, `kube-apiserver-${name}.log`),
-      );
-      procs.push(proc);
-      apiservers.push(proc);
-      clusters.push({ name, server, caData, kubeconfig, kubeconfigPath });
+    const clusters = await startApiservers({
+      names,
+      apiPorts,
+      etcdUrl,
+      bins,
+      baseDir,
+      logs,
+      readyMs,
+      procs,
     });
-    await Promise.all(
-      clusters.map((c, i) =>
-        waitApiserverReady(c.name, c.kubeconfig, apiservers[i], readyMs),
-      ),
-    );
     log(
       `kube-apiservers ready: ${clusters
         .map(c => `${c.name} ${c.server}`)
         .join(', ')}`,
     );
-
-    if (bins.kubeControllerManager) {
-      const pki = path.join(baseDir, names[0], 'pki');
+    if (bins.kubeControllerManager)
       procs.push(
-        startProcess(
-          'kube-controller-manager',
-          bins.kubeControllerManager,
-          [
-            `--kubeconfig=${clusters[0].kubeconfigPath}`,
-            '--controllers=garbage-collector-controller,job-controller,namespace-controller',
-            '--leader-elect=false',
-            '--secure-port=0',
-            '--use-service-account-credentials=false',
-            `--root-ca-file=${path.join(pki, 'ca.crt')}`,
-            `--service-account-private-key-file=${path.join(pki, 'sa.key')}`,
-          ],
-          path.join(logs, 'kube-controller-manager.log'),
-        ),
+        startControllerManager(bins.kubeControllerManager, clusters[0], logs),
       );
-    } else {
+    else
       log(
         'kube-controller-manager not found: no garbage collection and no Job controller',
       );
-    }
 
     if (opts.ownerPid)
       procs.unshift(
         startWatchdog(opts.ownerPid, procs, ephemeral ? baseDir : undefined),
       );
 
-    const state: ControlPlaneState = {
+    const state = {
       version: 1,
       baseDir,
       ephemeral,
@@ -242,12 +157,11 @@ export async function startControlPlane(
       })),
       processes: procs,
       ...(opts.ownerPid ? { ownerPid: opts.ownerPid } : {}),
-    };
-    const statePath = path.resolve(
+    } satisfies ControlPlaneState;
+    const statePath = writeState(
       opts.statePath ?? path.join(baseDir, 'state.json'),
+      state,
     );
-    fs.mkdirSync(path.dirname(statePath), { recursive: true });
-    fs.writeFileSync(statePath, JSON.stringify(state, null, 2));
     return controlPlaneFrom(state, statePath, clusters);
   } catch (e) {
     await cleanup();

@@ -111,29 +111,13 @@ export async function ensureDemoChild(
   };
 
   const nsPath = `/api/v1/namespaces/${namespace}`;
-  const created = await admin.createIfAbsent('/api/v1/namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: namespace, labels },
-  });
-  if (created.status === 409) {
-    await admin.must(
-      'PATCH',
-      nsPath,
-      { metadata: { labels } },
-      [],
-      'application/merge-patch+json',
-    );
-  }
-
+  await ensureLabelledNamespace(admin, namespace, labels);
   const secretPath = `${nsPath}/secrets/${secretName}`;
   const current = await admin.request('GET', secretPath);
-  const currentText =
-    current.status === 200 && current.body.data?.['kubeconfig.yaml']
-      ? Buffer.from(current.body.data['kubeconfig.yaml'], 'base64').toString(
-          'utf8',
-        )
-      : undefined;
+  const currentData = current.status === 200 ? current.body.data : undefined;
+  const currentText = currentData?.['kubeconfig.yaml']
+    ? Buffer.from(currentData['kubeconfig.yaml'], 'base64').toString('utf8')
+    : undefined;
   if (await stillWorks(currentText, server, workload.caData)) {
     return { name, namespace, secretName, server, reused: true };
   }
@@ -165,17 +149,35 @@ export async function ensureDemoChild(
     },
   };
   if (current.status === 200) {
-    await admin.must('PUT', secretPath, {
-      ...secret,
-      metadata: {
-        ...secret.metadata,
-        resourceVersion: current.body.metadata.resourceVersion,
-      },
-    });
+    const { resourceVersion } = current.body.metadata;
+    const metadata = { ...secret.metadata, resourceVersion };
+    await admin.must('PUT', secretPath, { ...secret, metadata });
   } else {
     await admin.must('POST', `${nsPath}/secrets`, secret);
   }
   return { name, namespace, secretName, server, reused: false };
+}
+
+/** Creates the namespace with `labels`, or sets them on the one that exists. */
+async function ensureLabelledNamespace(
+  admin: KubeClient,
+  namespace: string,
+  labels: Record<string, string>,
+): Promise<void> {
+  const created = await admin.createIfAbsent('/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: namespace, labels },
+  });
+  if (created.status === 409) {
+    await admin.must(
+      'PATCH',
+      `/api/v1/namespaces/${namespace}`,
+      { metadata: { labels } },
+      [],
+      'application/merge-patch+json',
+    );
+  }
 }
 
 /**

@@ -72,33 +72,11 @@ export async function setUpPlacementDemo(
   await ensureNamespace(management, 'argocd');
   await ensureNamespace(management, namespace);
 
-  await create(`Organization ${org}`, `${API}/organizations`, {
-    apiVersion: 'infrared.darkshift.io/v1alpha1',
-    kind: 'Organization',
-    metadata: { name: org },
-    spec: {
-      displayName: org.toUpperCase(),
-      clusterAllowlist: [],
-      teams: [
-        {
-          name: 'leads',
-          role: 'org-admin',
-          members: options.orgAdmins ?? ['user:development/guest'],
-        },
-      ],
-    },
+  await ensureOrganization(admin, create, {
+    org,
+    namespace,
+    orgAdmins: options.orgAdmins ?? ['user:development/guest'],
   });
-  const current = await admin.must('GET', `${API}/organizations/${org}`);
-  if (!current.body.status?.namespace) {
-    // What Infrared's operator records once it made the org's namespace.
-    await admin.must(
-      'PATCH',
-      `${API}/organizations/${org}/status`,
-      { status: { namespace } },
-      [],
-      'application/merge-patch+json',
-    );
-  }
 
   await create(
     `Product ${namespace}/${product}`,
@@ -125,6 +103,50 @@ export async function setUpPlacementDemo(
     { name: zoneCluster, namespace: prod },
   ]);
 
+  await ensurePromotingRelease(admin, create, namespace, product, release);
+  return { org, namespace, product, zones: [rc, prod], release, created };
+}
+
+type Create = (what: string, url: string, body: unknown) => Promise<boolean>;
+
+/** Organization `org` with its team of org admins, and the namespace its status records. */
+async function ensureOrganization(
+  admin: KubeClient,
+  create: Create,
+  o: { org: string; namespace: string; orgAdmins: string[] },
+): Promise<void> {
+  const { org, namespace } = o;
+  await create(`Organization ${org}`, `${API}/organizations`, {
+    apiVersion: 'infrared.darkshift.io/v1alpha1',
+    kind: 'Organization',
+    metadata: { name: org },
+    spec: {
+      displayName: org.toUpperCase(),
+      clusterAllowlist: [],
+      teams: [{ name: 'leads', role: 'org-admin', members: o.orgAdmins }],
+    },
+  });
+  const current = await admin.must('GET', `${API}/organizations/${org}`);
+  if (!current.body.status?.namespace) {
+    // What Infrared's operator records once it made the org's namespace.
+    await admin.must(
+      'PATCH',
+      `${API}/organizations/${org}/status`,
+      { status: { namespace } },
+      [],
+      'application/merge-patch+json',
+    );
+  }
+}
+
+/** The product's first Release, Promoting when this call created it. */
+async function ensurePromotingRelease(
+  admin: KubeClient,
+  create: Create,
+  namespace: string,
+  product: string,
+  release: string,
+): Promise<void> {
   const releaseCreated = await create(
     `Release ${namespace}/${release}`,
     `${API}/namespaces/${namespace}/releases`,
@@ -145,7 +167,6 @@ export async function setUpPlacementDemo(
       'application/merge-patch+json',
     );
   }
-  return { org, namespace, product, zones: [rc, prod], release, created };
 }
 
 const PROJECTS = '/apis/argoproj.io/v1alpha1/namespaces/argocd/appprojects';
@@ -158,7 +179,7 @@ async function ensureZoneDestinations(
   admin: KubeClient,
   project: string,
   repoUrl: string,
-  create: (what: string, url: string, body: unknown) => Promise<boolean>,
+  create: Create,
   wanted: Array<Record<string, string>>,
 ): Promise<void> {
   const definition = bootstrapManifests({

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { ClusterInfo } from './controlPlane';
+import { ensureNode } from './nodeAgent/node';
 import { KubeClient, renderKubeconfig } from '@infrared-clusters/infrared-kube';
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
@@ -87,16 +88,8 @@ export async function createNodes(
   const client = adminClient(cluster);
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
   for (const name of names) {
-    await client.createIfAbsent('/api/v1/nodes', {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: {
-        name,
-        labels: {
-          'kubernetes.io/hostname': name,
-          'devenv.infrared.darkshift.io/fake': 'true',
-        },
-      },
+    await ensureNode(client, name, {
+      'devenv.infrared.darkshift.io/fake': 'true',
     });
   }
   return names;

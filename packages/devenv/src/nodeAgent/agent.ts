@@ -16,9 +16,8 @@
  * - serves /containerLogs so that `kubectl logs` and pods/log work through the API server;
  * - on deletion, stops the process and removes the Pod, as a kubelet confirms a graceful delete.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { KubeClient, parseKubeconfig } from '@infrared-clusters/infrared-kube';
 import {
@@ -30,7 +29,17 @@ import {
   type ImageMapping,
   type PodLike,
 } from './env';
-import { fallbackMessage, LogWriter, parseLog } from './logs';
+import { fallbackMessage, parseLog } from './logs';
+import { ensureNode, nodeHeartbeat } from './node';
+import {
+  envSources,
+  patchPodStatus,
+  runningStatus,
+  terminatedStatus,
+  waitingStatus,
+  writeServiceAccountToken,
+} from './podApi';
+import { spawnContainer } from './process';
 import { startKubeletServer, type KubeletServer } from './server';
 
 export interface NodeAgentOptions {
@@ -61,22 +70,6 @@ interface Running {
   waiting?: string;
   deleting?: boolean;
 }
-
-const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
-const SYSTEM_PATH =
-  '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-
-/** Runs in the Pod's mount namespace: a private /run with the token directory, then the container. */
-const MOUNT_SETUP = `set -e
-mount -t tmpfs -o size=4m,mode=755 tmpfs /run
-mkdir -p ${SA_DIR}
-mount --bind "$1" ${SA_DIR}
-mount -o remount,bind,ro ${SA_DIR}
-shift
-exec "$@"`;
-
-const microTime = () =>
-  new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
 export class NodeAgent {
   private readonly client: KubeClient;
@@ -153,96 +146,15 @@ export class NodeAgent {
     }
   }
 
-  private nodeStatus() {
-    const now = new Date().toISOString();
-    return {
-      conditions: [
-        {
-          type: 'Ready',
-          status: 'True',
-          reason: 'KubeletReady',
-          message: 'devenv node agent is posting ready status',
-          lastHeartbeatTime: now,
-          lastTransitionTime: now,
-        },
-      ],
-      // InternalIP only: the API server tries a Hostname address first, and the node's name
-      // resolves nowhere (no DNS lookup may leave this machine)
-      addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
-      daemonEndpoints: { kubeletEndpoint: { Port: this.port } },
-      capacity: {
-        cpu: String(os.cpus().length),
-        memory: `${Math.floor(os.totalmem() / 1024 / 1024)}Mi`,
-        pods: '110',
-      },
-      allocatable: {
-        cpu: String(os.cpus().length),
-        memory: `${Math.floor(os.totalmem() / 1024 / 1024)}Mi`,
-        pods: '110',
-      },
-      nodeInfo: {
-        machineID: this.options.nodeName,
-        systemUUID: this.options.nodeName,
-        bootID: String(process.pid),
-        kernelVersion: os.release(),
-        osImage: 'devenv node agent (local processes)',
-        containerRuntimeVersion: 'devenv://local-process',
-        kubeletVersion: 'v1.37.2',
-        kubeProxyVersion: '',
-        operatingSystem: 'linux',
-        architecture: os.arch() === 'x64' ? 'amd64' : os.arch(),
-      },
-    };
-  }
-
   private async registerNode(): Promise<void> {
-    const name = this.options.nodeName;
-    await this.client.createIfAbsent('/api/v1/nodes', {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: {
-        name,
-        labels: {
-          'kubernetes.io/hostname': name,
-          'kubernetes.io/os': 'linux',
-          'infrared.darkshift.io/devenv-node-agent': 'true',
-        },
-      },
+    await ensureNode(this.client, this.options.nodeName, {
+      'kubernetes.io/os': 'linux',
+      'infrared.darkshift.io/devenv-node-agent': 'true',
     });
   }
 
-  private async heartbeat(): Promise<void> {
-    const name = this.options.nodeName;
-    await this.client.must(
-      'PATCH',
-      `/api/v1/nodes/${name}/status`,
-      { status: this.nodeStatus() },
-      [],
-      'application/merge-patch+json',
-    );
-    const lease = `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`;
-    const spec = {
-      holderIdentity: name,
-      leaseDurationSeconds: 40,
-      renewTime: microTime(),
-    };
-    const res = await this.client.request(
-      'PATCH',
-      lease,
-      { spec },
-      'application/merge-patch+json',
-    );
-    if (res.status === 404) {
-      await this.client.createIfAbsent(
-        '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases',
-        {
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name, namespace: 'kube-node-lease' },
-          spec,
-        },
-      );
-    }
+  private heartbeat(): Promise<void> {
+    return nodeHeartbeat(this.client, this.options.nodeName, this.port);
   }
 
   /** One pass: bind the unscheduled Pods it takes, start, report and remove its own. */
@@ -328,33 +240,6 @@ export class NodeAgent {
     return undefined;
   }
 
-  private async secretData(namespace: string, name: string) {
-    const res = await this.client.request(
-      'GET',
-      `/api/v1/namespaces/${namespace}/secrets/${name}`,
-    );
-    if (res.status === 404) return undefined;
-    if (res.status !== 200)
-      throw new Error(`GET secret ${namespace}/${name}: ${res.status}`);
-    return Object.fromEntries(
-      Object.entries<string>(res.body.data ?? {}).map(([k, v]) => [
-        k,
-        Buffer.from(v, 'base64').toString('utf8'),
-      ]),
-    );
-  }
-
-  private async configMapData(namespace: string, name: string) {
-    const res = await this.client.request(
-      'GET',
-      `/api/v1/namespaces/${namespace}/configmaps/${name}`,
-    );
-    if (res.status === 404) return undefined;
-    if (res.status !== 200)
-      throw new Error(`GET configmap ${namespace}/${name}: ${res.status}`);
-    return { ...(res.body.data ?? {}) } as Record<string, string>;
-  }
-
   private async startPod(run: Running): Promise<void> {
     const { pod } = run;
     const { namespace, name, uid } = pod.metadata;
@@ -365,160 +250,55 @@ export class NodeAgent {
     let mapping: ImageMapping;
     try {
       mapping = mapImage(container.image, this.options.images);
-      // everything the container reads from the API, fetched first (the kubelet's sources)
-      const secrets = new Map<string, Record<string, string> | undefined>();
-      const configMaps = new Map<string, Record<string, string> | undefined>();
-      for (const f of container.envFrom ?? []) {
-        if (f.secretRef)
-          secrets.set(
-            f.secretRef.name,
-            await this.secretData(namespace, f.secretRef.name),
-          );
-        if (f.configMapRef)
-          configMaps.set(
-            f.configMapRef.name,
-            await this.configMapData(namespace, f.configMapRef.name),
-          );
-      }
-      for (const e of container.env ?? []) {
-        const s = e.valueFrom?.secretKeyRef;
-        const c = e.valueFrom?.configMapKeyRef;
-        if (s && !secrets.has(s.name))
-          secrets.set(s.name, await this.secretData(namespace, s.name));
-        if (c && !configMaps.has(c.name))
-          configMaps.set(c.name, await this.configMapData(namespace, c.name));
-      }
       env = containerEnv(
         pod,
         container,
-        { secret: n => secrets.get(n), configMap: n => configMaps.get(n) },
+        await envSources(this.client, namespace, container),
         kubernetesServiceEnv(this.apiHost, this.apiPort),
       );
       argv = containerArgv(container, mapping, env);
-      await this.writeToken(pod, path.join(podDir, 'serviceaccount'));
+      await writeServiceAccountToken(
+        this.client,
+        pod,
+        path.join(podDir, 'serviceaccount'),
+        this.caPem,
+      );
     } catch (e) {
-      if (e instanceof ContainerConfigError) {
-        if (run.waiting !== e.message) {
-          run.waiting = e.message;
-          await this.patchStatus(pod, {
-            phase: 'Pending',
-            conditions: [{ type: 'PodScheduled', status: 'True' }],
-            containerStatuses: [
-              {
-                name: container.name,
-                image: container.image,
-                imageID: '',
-                ready: false,
-                restartCount: 0,
-                started: false,
-                state: { waiting: { reason: e.reason, message: e.message } },
-              },
-            ],
-          });
-        }
-        return;
+      if (!(e instanceof ContainerConfigError)) throw e;
+      if (run.waiting !== e.message) {
+        run.waiting = e.message;
+        await patchPodStatus(this.client, pod, waitingStatus(container, e));
       }
-      throw e;
+      return;
     }
-    for (const d of ['home', 'tmp', 'work'])
-      fs.mkdirSync(path.join(podDir, d), { recursive: true });
-    const processEnv: Record<string, string> = {
-      PATH: [...mapping.path, SYSTEM_PATH].join(':'),
-      HOME: path.join(podDir, 'home'),
-      TMPDIR: path.join(podDir, 'tmp'),
-      HOSTNAME: name,
-      ...mapping.env,
-      ...env,
-    };
-    const cwd =
-      container.workingDir && fs.existsSync(container.workingDir)
-        ? container.workingDir
-        : path.join(podDir, 'work');
-    const [exe, ...args] = this.mountNs
-      ? [
-          'unshare',
-          '--mount',
-          '--propagation',
-          'private',
-          '--',
-          '/bin/sh',
-          '-c',
-          MOUNT_SETUP,
-          'pod',
-          path.join(podDir, 'serviceaccount'),
-          ...argv,
-        ]
-      : argv;
-    const writer = new LogWriter(run.logFile);
     run.startedAt = new Date().toISOString();
-    const child = spawn(exe, args, {
-      cwd,
-      env: processEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    run.child = child;
-    writer.attach(child.stdout!, 'stdout');
-    writer.attach(child.stderr!, 'stderr');
-    this.log(`node-agent: started ${namespace}/${name} (${uid}): ${argv[0]}`);
-    const exited = new Promise<void>(resolve => {
-      child.on('error', e => {
-        writer.write(
-          'stderr',
-          `node-agent: could not start ${argv[0]}: ${e.message}\n`,
-        );
-      });
-      child.on('close', (code, signal) => {
-        writer.close();
-        run.exit = {
-          code: code ?? 128 + (signal ? os.constants.signals[signal] ?? 9 : 9),
-          finishedAt: new Date().toISOString(),
-        };
+    let exited!: () => void;
+    const exit = new Promise<void>(resolve => (exited = resolve));
+    run.child = spawnContainer({
+      container,
+      mapping,
+      argv,
+      env,
+      podName: name,
+      podDir,
+      logFile: run.logFile,
+      mountNamespace: this.mountNs,
+      onExit: code => {
+        run.exit = { code, finishedAt: new Date().toISOString() };
         run.child = undefined;
-        resolve();
-      });
+        exited();
+      },
     });
-    await this.patchStatus(pod, {
-      phase: 'Running',
-      startTime: run.startedAt,
-      conditions: this.conditions(true),
-      containerStatuses: [
-        {
-          name: container.name,
-          image: container.image,
-          imageID: `devenv://${mapping.name}`,
-          containerID: `devenv://${uid}`,
-          ready: true,
-          started: true,
-          restartCount: 0,
-          state: { running: { startedAt: run.startedAt } },
-        },
-      ],
-    }).catch(e => this.log(`node-agent: status of ${name}: ${e.message}`));
-    exited
+    this.log(`node-agent: started ${namespace}/${name} (${uid}): ${argv[0]}`);
+    await patchPodStatus(
+      this.client,
+      pod,
+      runningStatus(pod, mapping.name, run.startedAt),
+    ).catch(e => this.log(`node-agent: status of ${name}: ${e.message}`));
+    // the exit is reported after the Running status, never before it
+    exit
       .then(() => this.reportExit(run))
       .catch(e => this.log(`node-agent: status of ${name}: ${e.message}`));
-  }
-
-  private conditions(ready: boolean) {
-    const now = new Date().toISOString();
-    const s = ready ? 'True' : 'False';
-    return [
-      { type: 'PodScheduled', status: 'True', lastTransitionTime: now },
-      { type: 'Initialized', status: 'True', lastTransitionTime: now },
-      {
-        type: 'ContainersReady',
-        status: s,
-        lastTransitionTime: now,
-        ...(ready ? {} : { reason: 'PodCompleted' }),
-      },
-      {
-        type: 'Ready',
-        status: s,
-        lastTransitionTime: now,
-        ...(ready ? {} : { reason: 'PodCompleted' }),
-      },
-    ];
   }
 
   private async reportExit(run: Running): Promise<void> {
@@ -526,92 +306,23 @@ export class NodeAgent {
     const { pod } = run;
     const container = pod.spec.containers[0];
     const { code, finishedAt } = run.exit!;
-    let message: string | undefined;
-    if (
+    const message =
       code !== 0 &&
       container.terminationMessagePolicy === 'FallbackToLogsOnError'
-    ) {
-      message = fallbackMessage(parseLog(fs.readFileSync(run.logFile, 'utf8')));
-    }
-    await this.patchStatus(pod, {
-      phase: code === 0 ? 'Succeeded' : 'Failed',
-      conditions: this.conditions(false),
-      containerStatuses: [
-        {
-          name: container.name,
-          image: container.image,
-          imageID: '',
-          containerID: `devenv://${pod.metadata.uid}`,
-          ready: false,
-          started: false,
-          restartCount: 0,
-          state: {
-            terminated: {
-              exitCode: code,
-              reason: code === 0 ? 'Completed' : 'Error',
-              startedAt: run.startedAt,
-              finishedAt,
-              containerID: `devenv://${pod.metadata.uid}`,
-              ...(message ? { message } : {}),
-            },
-          },
-        },
-      ],
-    });
+        ? fallbackMessage(parseLog(fs.readFileSync(run.logFile, 'utf8')))
+        : undefined;
+    await patchPodStatus(
+      this.client,
+      pod,
+      terminatedStatus(
+        pod,
+        { code, startedAt: run.startedAt, finishedAt },
+        message,
+      ),
+    );
     this.log(
       `node-agent: ${pod.metadata.namespace}/${pod.metadata.name} exited ${code}`,
     );
-  }
-
-  private async patchStatus(pod: PodLike, status: Record<string, unknown>) {
-    await this.client.must(
-      'PATCH',
-      `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`,
-      {
-        metadata: { uid: pod.metadata.uid },
-        status: {
-          hostIP: '127.0.0.1',
-          hostIPs: [{ ip: '127.0.0.1' }],
-          podIP: '127.0.0.1',
-          podIPs: [{ ip: '127.0.0.1' }],
-          ...status,
-        },
-      },
-      [],
-      'application/merge-patch+json',
-    );
-  }
-
-  /** The Pod's ServiceAccount token (TokenRequest, bound to the Pod), the CA and the namespace. */
-  private async writeToken(pod: PodLike, dir: string): Promise<void> {
-    const sa = pod.spec.serviceAccountName || 'default';
-    const { namespace, name, uid } = pod.metadata;
-    const res = await this.client.request(
-      'POST',
-      `/api/v1/namespaces/${namespace}/serviceaccounts/${sa}/token`,
-      {
-        apiVersion: 'authentication.k8s.io/v1',
-        kind: 'TokenRequest',
-        spec: {
-          expirationSeconds: 3600,
-          boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name, uid },
-        },
-      },
-    );
-    if (res.status === 404)
-      throw new ContainerConfigError(`serviceaccount "${sa}" not found`);
-    if (res.status !== 201 && res.status !== 200)
-      throw new Error(
-        `TokenRequest for ${namespace}/${sa}: ${res.status} ${
-          res.body?.message ?? ''
-        }`,
-      );
-    fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-    fs.writeFileSync(path.join(dir, 'token'), res.body.status.token, {
-      mode: 0o644,
-    });
-    fs.writeFileSync(path.join(dir, 'ca.crt'), this.caPem);
-    fs.writeFileSync(path.join(dir, 'namespace'), namespace);
   }
 
   private kill(run: Running, signal: NodeJS.Signals) {
