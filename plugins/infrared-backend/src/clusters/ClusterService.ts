@@ -25,6 +25,7 @@ import {
   KeyedLock,
   type ManagementApi,
 } from '@infrared-clusters/infrared-kube';
+import { stampAccepted } from './accepted';
 import { fromKubeError } from './errors';
 import type { ClusterListCache } from './listCache';
 import { dependentLabels, isManagementCluster } from './plan';
@@ -174,7 +175,10 @@ export class ClusterService {
   ): Promise<ClusterResource> {
     const { api, logger } = this.options;
     try {
-      return await api.clusters.create(clusterForRequest(request));
+      // stamped: other replicas' passes leave it to this one's fast path (accepted.ts)
+      return await api.clusters.create(
+        stampAccepted(clusterForRequest(request), new Date()),
+      );
     } catch (e) {
       if (secret) {
         await api.secrets
