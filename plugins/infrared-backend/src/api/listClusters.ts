@@ -1,25 +1,24 @@
 import {
   ContinueTokenError,
   pageClusters,
-  readClusterListParams,
   type ClusterListPage,
+  type ClusterListParams,
 } from '@infrared-clusters/plugin-infrared-common';
 import type { ClusterService } from '../clusters';
 import type { PlacementService } from '../placement';
 import { validationError } from './validationError';
 
 /**
- * GET /v1/clusters: the filters, sort and page of its query over the service's list (a watch
- * cache: no LIST per request). 400 naming the parameter for bad input.
+ * GET /v1/clusters: the filters, sort and page of its query (as -common's readClusterListParams
+ * read it) over the service's list (a watch cache: no LIST per request). 400 naming `continue`
+ * for a token of other filters.
  */
 export async function listClusters(
-  query: Record<string, unknown>,
+  query: ClusterListParams,
   clusters: ClusterService,
   placement: () => PlacementService,
 ): Promise<ClusterListPage> {
-  const read = readClusterListParams(query);
-  if ('errors' in read) throw validationError(read.errors);
-  const { org, ...params } = read.params;
+  const { org, ...params } = query;
   const [all, allowed] = await Promise.all([
     clusters.list(),
     org ? placement().allowedClusters(org) : undefined,

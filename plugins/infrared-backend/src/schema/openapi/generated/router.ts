@@ -12,7 +12,7 @@ export const spec = {
     title: 'infrared',
     version: '1',
     description:
-      "Infrared clusters: register, list and remove the workload clusters Argo CD deploys to, and\nplace Products' zones on them.\nBase path `/api/infrared`. Every route needs a Backstage token (a user's, or an external-access\nstatic token for callers outside the portal). Registering needs the permission\n`infrared.cluster.create`, removing `infrared.cluster.delete`, reading `infrared.cluster.read`,\nreplacing an org's cluster allowlist `infrared.allowlist.update`, setting a built cluster's\nOpenTofu action `infrared.cluster.provision`.\nNo response ever contains a kubeconfig or any credential.\nOne installation per management cluster: while another installation holds the Lease\n`infrared/infrared-installation`, every write answers 409 naming it (503 while not known yet),\nand GET /health shows it.\n\nThe field rules (name, flavor, provider, region, server) are those of\n`@infrared-clusters/plugin-infrared-common` (`CLUSTER_FIELD_RULES`); a test keeps this file and the\nCluster CRD equal to them. The router's types (`src/schema/openapi/generated`) and the client\nin -common are generated from this file: after a change, run\n`node scripts/openapi-generate.js` from the repository root.\n",
+      "Infrared clusters: register, list and remove the workload clusters Argo CD deploys to, and\nplace Products' zones on them.\nBase path `/api/infrared`. Every route needs a Backstage token (a user's, or an external-access\nstatic token for callers outside the portal). Registering needs the permission\n`infrared.cluster.create`, removing `infrared.cluster.delete`, reading `infrared.cluster.read`,\nreplacing an org's cluster allowlist `infrared.allowlist.update`, setting a built cluster's\nOpenTofu action `infrared.cluster.provision`.\nNo response ever contains a kubeconfig or any credential.\nOne installation per management cluster: while another installation holds the Lease\n`infrared/infrared-installation`, every write answers 409 naming it (503 while not known yet),\nand GET /health shows it.\nOrder of the answers: authorization first (401, 403), then the field rules (400 naming each\nfield in `error.errors`; 404 for a read of a name nothing can have), then this file: a\nrequest that breaks it (an unknown query parameter, a wrong type) answers 400 the same way\nand never reaches the service.\n\nThe field rules (name, flavor, provider, region, server) are those of\n`@infrared-clusters/plugin-infrared-common` (`CLUSTER_FIELD_RULES`), written into this file, the\nCRDs and the scaffolder template by `node scripts/field-rules.js`: change them there. The router's types (`src/schema/openapi/generated`) and the client\nin -common are generated from this file: after a change, run\n`node scripts/openapi-generate.js` from the repository root.\n",
     license: {
       name: 'Apache-2.0',
     },
@@ -38,6 +38,9 @@ export const spec = {
                 },
               },
             },
+          },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
           },
         },
       },
@@ -227,6 +230,9 @@ export const spec = {
               },
             },
           },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
+          },
           '401': {
             $ref: '#/components/responses/ErrorResponse',
           },
@@ -379,6 +385,9 @@ export const spec = {
               },
             },
           },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
+          },
           '401': {
             $ref: '#/components/responses/ErrorResponse',
           },
@@ -418,6 +427,9 @@ export const spec = {
               },
             },
           },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
+          },
           '401': {
             $ref: '#/components/responses/ErrorResponse',
           },
@@ -446,6 +458,9 @@ export const spec = {
                 },
               },
             },
+          },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
           },
           '401': {
             $ref: '#/components/responses/ErrorResponse',
@@ -489,6 +504,9 @@ export const spec = {
                 },
               },
             },
+          },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
           },
           '401': {
             $ref: '#/components/responses/ErrorResponse',
@@ -580,6 +598,9 @@ export const spec = {
               },
             },
           },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
+          },
           '401': {
             $ref: '#/components/responses/ErrorResponse',
           },
@@ -632,6 +653,9 @@ export const spec = {
                 },
               },
             },
+          },
+          '400': {
+            $ref: '#/components/responses/ValidationErrorResponse',
           },
           '401': {
             $ref: '#/components/responses/ErrorResponse',
