@@ -1,7 +1,11 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { Agent } from 'node:http';
 
-/** One event of a watch: the object as the server sent it (a Status for ERROR). */
+/**
+ * One event of a watch: the object as the server sent it (a Status for ERROR).
+ *
+ * @public
+ */
 export interface KubeWatchEvent<T = any> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   object: T;
@@ -10,9 +14,16 @@ export interface KubeWatchEvent<T = any> {
 /**
  * How a watch request ended without failing: `ended` (the server's timeout, or the caller's
  * abort), `gone` (410: the resourceVersion left the watch cache) or `forbidden` (403).
+ *
+ * @public
  */
 export type KubeWatchEnd = 'ended' | 'gone' | 'forbidden';
 
+/**
+ * Options of {@link watchOnce}.
+ *
+ * @public
+ */
 export interface KubeWatchOptions {
   /** Query parameters (labelSelector, fieldSelector, resourceVersion, timeoutSeconds ...). */
   query?: Record<string, string | number | boolean | undefined>;
@@ -55,6 +66,8 @@ const failure = (path: string, e: any) =>
  * One watch request (client-node's Watch on `kubeConfig`) until the server ends it: each event to
  * `onEvent`, the end as a KubeWatchEnd; rejects when the connection fails, goes idle, or the
  * server sends an error event other than 410. Its connection never keeps the process alive.
+ *
+ * @public
  */
 export function watchOnce<T = any>(
   kubeConfig: KubeConfig,
