@@ -1,6 +1,8 @@
 /*
- * One rule set: -common's CLUSTER_FIELD_RULES. openapi.yaml and the Cluster CRD state it again
- * in YAML, and the API's validator is built from it; these tests fail when any of them drifts.
+ * One rule set: -common's CLUSTER_FIELD_RULES. openapi.yaml, the CRDs (the chart's and their
+ * copies) and the scaffolder template get it from scripts/field-rules.js, and the API's validator
+ * is built from it: these tests fail when a file was not regenerated, and check that every
+ * sample gets one verdict everywhere.
  */
 import {
   CLUSTER_FIELD_RULES,
@@ -9,6 +11,7 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import Ajv from 'ajv';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import {
@@ -37,27 +40,6 @@ const clusterCrd = rootOf(
 );
 const crdSpec = clusterCrd.properties.spec.properties;
 
-function resolve(node: Json): Json {
-  if (!node?.$ref) return node;
-  const parts = node.$ref.replace(/^#\//, '').split('/');
-  return resolve(parts.reduce((o: Json, k: string) => o[k], openapi));
-}
-const schemas = openapi.components.schemas;
-const requestField = (field: string) =>
-  resolve(schemas.RegisterClusterRequest.properties[field]);
-/** What a JSON Schema node states of a string rule. */
-const ruleOf = (node: Json) => ({
-  pattern: node.pattern,
-  maxLength: node.maxLength,
-  enum: node.enum,
-});
-const expected = (rule: object) => ({
-  pattern: undefined,
-  maxLength: undefined,
-  enum: undefined,
-  ...rule,
-});
-
 /** The Cluster CRD's name rule, a CEL expression, read back into a limit and a pattern. */
 function crdNameRule(): { maxLength: number; pattern: string } {
   const [{ rule }] = clusterCrd['x-kubernetes-validations'];
@@ -69,58 +51,69 @@ function crdNameRule(): { maxLength: number; pattern: string } {
   return { maxLength: Number(m[1]), pattern: m[2] };
 }
 
-describe('openapi.yaml and the Cluster CRD state the rules of -common', () => {
-  const fields = Object.keys(CLUSTER_FIELD_RULES).filter(
-    f => f !== 'name' && f !== 'type',
-  ) as Array<keyof typeof CLUSTER_FIELD_RULES>;
+// eslint-disable-next-line @backstage/no-relative-monorepo-imports
+const fieldRules = require('../../../../scripts/field-rules.js');
 
-  it.each(fields)(
-    'POST /v1/clusters %s: the same pattern, length and values',
-    field => {
-      expect(ruleOf(requestField(field))).toEqual(
-        expected(CLUSTER_FIELD_RULES[field]),
-      );
-    },
-  );
+const ROOT = path.resolve(__dirname, '../../../..');
+const SPEC = 'plugins/infrared-backend/src/schema/openapi.yaml';
+const TEMPLATE = 'examples/templates/new-cluster/template.yaml';
+const RULES = {
+  ...CLUSTER_FIELD_RULES,
+  conditionStatus: CONDITION_STATUS_RULE,
+};
 
-  it.each(fields)(
-    'Cluster spec.%s: the same pattern, length and values',
-    field => {
-      expect(ruleOf(crdSpec[field])).toEqual(
-        expected(CLUSTER_FIELD_RULES[field]),
-      );
-    },
-  );
-
-  it('the name: the same pattern and length in the request and in the CRD rule', () => {
-    expect(ruleOf(requestField('name'))).toEqual(
-      expected(CLUSTER_FIELD_RULES.name),
-    );
-    expect(crdNameRule()).toEqual(CLUSTER_FIELD_RULES.name);
+describe('the files that state the rules are generated from CLUSTER_FIELD_RULES', () => {
+  it('are up to date (node scripts/field-rules.js)', () => {
+    expect(fieldRules.staleFiles(ROOT, RULES)).toEqual([]);
   });
 
-  it('the Cluster view: type, flavor and provider take the same values', () => {
-    const view = schemas.Cluster.properties;
-    for (const field of ['type', 'flavor', 'provider'] as const) {
-      expect([field, resolve(view[field]).enum]).toEqual([
-        field,
-        CLUSTER_FIELD_RULES[field].enum,
+  it('are reported stale when a rule changes, and written anew with it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'field-rules-'));
+    try {
+      for (const file of fieldRules.FILES) {
+        fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
+      }
+      const changed = {
+        ...RULES,
+        flavor: { enum: ['k3s', 'eks', 'gke'] },
+        name: { ...RULES.name, maxLength: 40 },
+        conditionStatus: { enum: ['True', 'False', 'Unknown', 'Maybe'] },
+      };
+      expect(fieldRules.staleFiles(dir, changed)).toEqual(fieldRules.FILES);
+      fieldRules.write(dir, changed);
+      expect(fieldRules.staleFiles(dir, changed)).toEqual([]);
+      const spec = parse(fs.readFileSync(path.join(dir, SPEC), 'utf8'));
+      expect(spec.components.schemas.ClusterFlavor.enum).toEqual([
+        'k3s',
+        'eks',
+        'gke',
       ]);
-    }
-    expect(crdSpec.type.enum).toEqual(CLUSTER_FIELD_RULES.type.enum);
-  });
-
-  it("a condition's status takes the same values in the API and in every CRD", () => {
-    expect(schemas.Condition.properties.status.enum).toEqual(
-      CONDITION_STATUS_RULE.enum,
-    );
-    for (const crd of crds) {
-      const condition =
-        rootOf(crd).properties.status.properties.conditions.items;
-      expect([crd.metadata.name, condition.properties.status.enum]).toEqual([
-        crd.metadata.name,
-        CONDITION_STATUS_RULE.enum,
-      ]);
+      expect(
+        spec.components.schemas.RegisterClusterRequest.properties.name
+          .maxLength,
+      ).toBe(40);
+      const crd = parse(
+        fs.readFileSync(
+          path.join(dir, 'deploy/helm/infrared-clusters/crds/clusters.yaml'),
+          'utf8',
+        ),
+      );
+      const root = crd.spec.versions[0].schema.openAPIV3Schema;
+      expect(root['x-kubernetes-validations'][0].rule).toMatch(
+        /^self\.metadata\.name\.size\(\) <= 40 && /,
+      );
+      expect(root.properties.spec.properties.flavor.enum).toContain('gke');
+      expect(
+        root.properties.status.properties.conditions.items.properties.status
+          .enum,
+      ).toEqual(['True', 'False', 'Unknown', 'Maybe']);
+      const template = parse(fs.readFileSync(path.join(dir, TEMPLATE), 'utf8'));
+      const form = template.spec.parameters[0].properties;
+      expect(form.flavor.enum).toEqual(['k3s', 'eks', 'gke']);
+      expect(form.name.maxLength).toBe(40);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

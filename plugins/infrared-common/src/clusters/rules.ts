@@ -1,8 +1,9 @@
 /**
  * The field rules of a Cluster, defined once. The API's validator (api/request.ts) is built from
- * them; the OpenAPI spec (infrared-backend/src/schema/openapi.yaml) and the Cluster CRD
- * (deploy/crds/clusters.yaml) state them again in YAML, and a test in infrared-backend
- * (src/schema/rules.test.ts) fails when either says anything else.
+ * them, and `node scripts/field-rules.js` writes them into the YAML that states them again: the
+ * OpenAPI spec (infrared-backend/src/schema/openapi.yaml), the CRDs (the chart's, and their copies
+ * in deploy/crds) and the scaffolder template (examples/templates/new-cluster). Its `--check`
+ * (and infrared-backend's src/schema/rules.test.ts) fails when one of them was not regenerated.
  *
  * Patterns are strings in the syntax both JavaScript and RE2 (the API server's regexp) read the
  * same way: no lookaround, no backreferences.
