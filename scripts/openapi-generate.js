@@ -10,9 +10,26 @@
  *   <client>/src/schema/openapi/generated/  apis/Api.client.ts (DefaultApiClient), models/,
  *                                           pluginId.ts, types/
  *
- * repo-tools itself is not used: it runs OpenAPI Generator, a Java program it downloads on first
- * use from a registry this project's machines do not reach, and it shells out to yarn. This script
- * needs neither and no network; a test (infrared-backend src/schema/generated.test.ts) runs
+ * Why not repo-tools itself (checked on this project's machines, which reach only the npm registry,
+ * Debian's packages and the Go module proxy): both its --server and its --client-package runs go
+ * through @openapitools/openapi-generator-cli, which runs OpenAPI Generator 7.18.0 (the version
+ * repo-tools pins in its own openapitools.json) as a Java jar it downloads from Maven Central on
+ * first use; only the spec's `router.ts` is written by plain Node, and only after the Java step.
+ * - Java: Debian's openjdk-17-jre-headless is enough (it is on this machine).
+ * - The jar: not on Debian, not reachable from Maven. On npm, the official wrapper's last
+ *   versions that shipped one (1.0.18-5.0.0-beta2 and older) carry OpenAPI Generator <= 5.0.0-beta2,
+ *   which ignores the `files` section of repo-tools' template configs and writes the stock
+ *   typescript client instead (tried: no Api.server.ts, no *.model.ts); a third-party
+ *   repackage with a 7.0.0 jar renders the templates, but its provenance cannot be checked
+ *   here, it is not the pinned version (tried: its EndpointMap types error answers as the
+ *   global `Error`, not the `ModelError` model), and it would have to be copied over the
+ *   wrapper's `versions/7.18.0.jar`.
+ * - repo-tools also runs `yarn backstage-cli package lint` and `yarn prettier` after generating;
+ *   this repository uses npm and has no yarn.
+ * So this script stays, as small as the spec needs, writing the same files in the same shapes.
+ * When a machine can reach the jar, `backstage-repo-tools package schema openapi generate --server
+ * --client-package plugins/infrared-common` (run in plugins/infrared-backend) replaces it and
+ * scripts/openapi/. It needs no network; a test (infrared-backend src/schema/generated.test.ts) runs
  * `staleFiles()` so a spec change without regenerating fails `npm test`. It supports what the spec
  * uses (component schemas, $ref, enums, path and query parameters, JSON bodies) and refuses anything else.
  * Two deliberate differences from repo-tools' client: it needs no cross-fetch or uri-template
