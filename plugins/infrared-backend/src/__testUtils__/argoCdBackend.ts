@@ -1,8 +1,4 @@
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import {
   bootstrapArgoCd,
   ensureArgoCd,
@@ -13,14 +9,7 @@ import {
   type ArgoCd,
   type ControlPlane,
 } from '@internal/devenv';
-import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  KubePlacementApi,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
+import { KubePlacementApi } from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,8 +17,7 @@ import request from 'supertest';
 import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
 import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
 import { LocalGitPublisher } from '../gitops';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
+import { startBackendOnControlPlane } from './backendOnControlPlane';
 
 /** The first run on a machine builds Argo CD from Go modules (about 19 min cold, once: cached). */
 export const ARGOCD_BUILD_MS = 40 * 60_000;
@@ -124,39 +112,20 @@ export async function startArgoCdBackend(
     if (!/^git:\/\/127\.0\.0\.1:\d+\/gitops\.git$/.test(gitopsUrl)) {
       throw new Error(`not a loopback git URL: ${gitopsUrl}`);
     }
-    const client = new KubeClient(kubeConfigFromText(backendKubeconfig), {
-      counter: new RequestCounter(),
-    });
-    const { server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-            // Placement (the release gate, task infrared-release-gate) as the backend ServiceAccount.
-            placement: new KubePlacementApi(client),
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              ...(typeof options.infrared === 'function'
-                ? options.infrared(cp)
-                : options.infrared),
-              gitops: {
-                type: 'local',
-                path: gitopsRepo,
-                argocdRepoUrl: gitopsUrl,
-              },
-            },
-          },
-        }),
-        ...(options.features ?? []),
-      ],
+    const { server } = await startBackendOnControlPlane({
+      controlPlane: cp,
+      identity: { kubeconfig: backendKubeconfig },
+      scheduler,
+      withClient: false,
+      tmp,
+      // Placement (the release gate, task infrared-release-gate) as the backend ServiceAccount.
+      placement: client => new KubePlacementApi(client),
+      gitops: { type: 'local', path: gitopsRepo, argocdRepoUrl: gitopsUrl },
+      infrared:
+        typeof options.infrared === 'function'
+          ? options.infrared(cp)
+          : options.infrared,
+      features: options.features,
     });
     return world({
       cp,

@@ -1,32 +1,22 @@
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import {
   getTestControlPlane,
   KubeClient as AdminClient,
   uniqueName,
 } from '@internal/devenv';
-import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
+import { RequestCounter } from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
+import {
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
 import { OpenApiCheck } from '../api/__testUtils__/openApiCheck';
-import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
-import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
 import { git } from '../gitops/__testUtils__/gitRepos';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
 import { CANARY, fileCases, type BadInputCase } from './__testUtils__/corpus';
 import { generatedCases } from './__testUtils__/generated';
 
@@ -114,9 +104,9 @@ const TEMPLATE = {
  * Organization changed; the gitops repository's refs as they were).
  */
 describe('the bad-input corpus on a real control plane', () => {
-  const management = getTestControlPlane().cluster('management');
+  const cp = getTestControlPlane();
+  const management = cp.cluster('management');
   const admin = AdminClient.fromKubeconfig(management.kubeconfig);
-  const scheduler = new SerialScheduler();
   const counter = new RequestCounter();
   const openapi = new OpenApiCheck();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-bad-input-'));
@@ -128,7 +118,7 @@ describe('the bad-input corpus on a real control plane', () => {
     $NS: `ir-org-${org}`,
     $PRODUCT: 'shop',
   };
-  let server: any;
+  let backend: BackendOnControlPlane;
 
   const listed = async () => {
     const out = new Map<string, string>();
@@ -151,31 +141,12 @@ describe('the bad-input corpus on a real control plane', () => {
       : '(no repository)';
 
   beforeAll(async () => {
-    const kubeconfig = await prepareManagementCluster(management);
-    const client = new KubeClient(kubeConfigFromText(kubeconfig), { counter });
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-            client,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              gitops: { type: 'local', path: gitops },
-              provisioning: { templates: [TEMPLATE] },
-            },
-          },
-        }),
-      ],
-    }));
+    backend = await startBackendOnControlPlane({
+      controlPlane: cp,
+      counter,
+      gitops,
+      infrared: { provisioning: { templates: [TEMPLATE] } },
+    });
     await admin.must('POST', `${API}/organizations`, {
       apiVersion: 'infrared.darkshift.io/v1alpha1',
       kind: 'Organization',
@@ -183,11 +154,11 @@ describe('the bad-input corpus on a real control plane', () => {
       spec: { displayName: 'Bad input', clusterAllowlist: ['edge'] },
     });
     // The first pass: the management cluster's Cluster and the gitops repository, as on start.
-    await scheduler.triggerTask('infrared-clusters-reconcile');
+    await backend.pass();
   });
 
   afterAll(async () => {
-    scheduler.stop();
+    await backend?.stop();
     await admin.request('DELETE', `${API}/organizations/${org}`);
     // Whatever a failing run let through, so it does not stay on the shared control plane.
     for (const key of (await listed()).keys()) {
@@ -211,11 +182,11 @@ describe('the bad-input corpus on a real control plane', () => {
         typeof c.raw === 'string'
           ? Buffer.from(fill(c.raw))
           : Buffer.from(fill(c.raw.toString('latin1')), 'latin1');
-      return sendBytes(server, c.method, url, c.contentType!, raw).then(
+      return sendBytes(backend.server, c.method, url, c.contentType!, raw).then(
         res => ({ url, res }),
       );
     }
-    let req = request(server)
+    let req = request(backend.server)
       [c.method](`/api/infrared${url}`)
       .set('Authorization', mockCredentials.user.header());
     if (c.body !== undefined) {

@@ -18,9 +18,7 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import {
   KubeClient,
-  KubeClusterProber,
   kubeConfigFromText,
-  managementApi,
   RequestCounter,
 } from '@infrared-clusters/infrared-kube';
 import {
@@ -30,19 +28,19 @@ import {
 } from '@infrared-clusters/infrared-registrar';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { BAD_REQUESTS } from '../api/__testUtils__/badRequests';
-import { infraredKubeServiceFactory } from '../kube';
+import {
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
 import { infraredPlugin } from '../plugin';
 import {
   deleteServiceAccount,
   tokenKubeconfig,
   withServer,
 } from '../kube/__testUtils__/workload';
-import { prepareManagementCluster } from './__testUtils__/managementCluster';
-import { SerialScheduler } from './__testUtils__/serialScheduler';
 
 jest.setTimeout(180_000);
 
@@ -62,24 +60,15 @@ describe('cluster registration on a real control plane', () => {
   // and other test files register workload-a at the same time
   let workload: ServerAlias;
   const admin = AdminClient.fromKubeconfig(management.kubeconfig);
-  const scheduler = new SerialScheduler();
   const counter = new RequestCounter();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-it-'));
-  const gitops = path.join(tmp, 'gitops.git');
-  let server: any;
-  let backendKubeconfig: string;
+  let backend: BackendOnControlPlane;
 
   const send = (
     method: 'get' | 'post' | 'delete',
     url: string,
     body?: unknown,
-  ) => {
-    const req = request(server)
-      [method](`/api/infrared${url}`)
-      .set('Authorization', mockCredentials.user.header());
-    return body === undefined ? req : req.send(body as object);
-  };
-  const pass = () => scheduler.triggerTask(TASK);
+  ) => backend.send(method, url, body);
+  const pass = () => backend.pass(TASK);
   const view = async (name: string): Promise<ClusterView> => {
     const res = await send('get', `/v1/clusters/${name}`);
     if (res.status !== 200) throw new Error(`GET ${name}: ${res.status}`);
@@ -103,7 +92,7 @@ describe('cluster registration on a real control plane', () => {
     return res.status === 200 ? res.body : undefined;
   };
   const git = (...args: string[]) =>
-    execFileSync('git', [`--git-dir=${gitops}`, ...args], {
+    execFileSync('git', [`--git-dir=${backend.gitops}`, ...args], {
       encoding: 'utf8',
     }).trim();
   // One registration per API server (issue 23.1): the Clusters a test made at the alias are
@@ -130,34 +119,18 @@ describe('cluster registration on a real control plane', () => {
 
   beforeAll(async () => {
     workload = await serverAlias(cp, 'workload-a');
-    backendKubeconfig = await prepareManagementCluster(management);
     await createNodes(workload, 2, uniqueName('it-node'));
-    const client = new KubeClient(kubeConfigFromText(backendKubeconfig), {
+    backend = await startBackendOnControlPlane({
+      controlPlane: cp,
+      withClient: false,
       counter,
+      firstPass: true,
+      tmpPrefix: 'infrared-it-',
     });
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: { infrared: { gitops: { type: 'local', path: gitops } } },
-        }),
-      ],
-    }));
-    await pass();
   });
 
   afterAll(async () => {
-    scheduler.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await backend?.stop();
     await workload?.close();
   });
 
@@ -681,8 +654,8 @@ describe('cluster registration on a real control plane', () => {
   });
 
   it('reaches the management cluster through infrared.managementCluster.kubeconfigPath', async () => {
-    const file = path.join(tmp, 'backend.kubeconfig');
-    fs.writeFileSync(file, backendKubeconfig);
+    const file = path.join(backend.tmp, 'backend.kubeconfig');
+    fs.writeFileSync(file, backend.kubeconfig);
     const { server: other } = await startTestBackend({
       features: [
         infraredPlugin,
@@ -691,7 +664,10 @@ describe('cluster registration on a real control plane', () => {
           data: {
             infrared: {
               managementCluster: { kubeconfigPath: file },
-              gitops: { type: 'local', path: path.join(tmp, 'other.git') },
+              gitops: {
+                type: 'local',
+                path: path.join(backend.tmp, 'other.git'),
+              },
             },
           },
         }),

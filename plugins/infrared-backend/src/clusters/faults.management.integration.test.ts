@@ -1,35 +1,18 @@
 import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
-import {
   etcdEvents,
   etcdKey,
   etcdRevision,
   eventually,
   recordRecovery,
-  startControlPlane,
   KubeClient as AdminClient,
   type ControlPlane,
 } from '@internal/devenv';
 import type { ClusterCondition } from '@infrared-clusters/plugin-infrared-common';
-import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
-import { prepareManagementCluster } from './__testUtils__/managementCluster';
-import { SerialScheduler } from './__testUtils__/serialScheduler';
+import {
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
 
 jest.setTimeout(180_000);
 
@@ -59,14 +42,11 @@ function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
  */
 describe('the management API server killed during a reconcile pass', () => {
   let cp: ControlPlane;
-  const scheduler = new SerialScheduler();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-fault-'));
-  const gitops = path.join(tmp, 'gitops.git');
   let admin: AdminClient;
-  let server: any;
+  let backend: BackendOnControlPlane;
   const names = Array.from({ length: CLUSTERS }, (_, i) => `edge-${i}`);
 
-  const pass = () => scheduler.triggerTask(TASK);
+  const pass = () => backend.pass(TASK);
   const argoKey = (name: string) =>
     etcdKey('management', 'secrets', 'argocd', `cluster-${name}`);
   const kubeconfigKey = (name: string) =>
@@ -77,32 +57,13 @@ describe('the management API server killed during a reconcile pass', () => {
     )?.status;
 
   beforeAll(async () => {
-    cp = await startControlPlane({
-      clusters: ['management', 'workload-m'],
-      ownerPid: process.pid,
+    backend = await startBackendOnControlPlane({
+      controlPlane: ['management', 'workload-m'],
+      withClient: false,
+      tmpPrefix: 'infrared-fault-',
     });
+    cp = backend.cp;
     admin = cp.client('management');
-    const backendKubeconfig = await prepareManagementCluster(
-      cp.cluster('management'),
-    );
-    const client = new KubeClient(kubeConfigFromText(backendKubeconfig));
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: { infrared: { gitops: { type: 'local', path: gitops } } },
-        }),
-      ],
-    }));
     // Clusters made around the API (as kubectl would), so no API write starts a pass of its own.
     const kubeconfig = cp.cluster('workload-m').kubeconfig;
     await Promise.all(
@@ -129,9 +90,7 @@ describe('the management API server killed during a reconcile pass', () => {
   });
 
   afterAll(async () => {
-    scheduler.stop();
-    await cp?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await backend?.stop();
   });
 
   it('loses no Secret, writes none twice, and the next pass registers every Cluster', async () => {
@@ -196,7 +155,7 @@ describe('the management API server killed during a reconcile pass', () => {
 
     const files = execFileSync(
       'git',
-      [`--git-dir=${gitops}`, 'ls-tree', '-r', '--name-only', 'main'],
+      [`--git-dir=${backend.gitops}`, 'ls-tree', '-r', '--name-only', 'main'],
       { encoding: 'utf8' },
     );
     for (const name of names) {
@@ -213,9 +172,7 @@ describe('the management API server killed during a reconcile pass', () => {
       readyToConvergedMs: converged - ready,
     });
     // the backend answers again, from the restarted API server
-    const res = await request(server)
-      .get('/api/infrared/v1/clusters/edge-0')
-      .set('Authorization', mockCredentials.user.header());
+    const res = await backend.send('get', '/v1/clusters/edge-0');
     expect(res.status).toBe(200);
   });
 });

@@ -1,32 +1,15 @@
 import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
-import {
   eventually,
   recordRecovery,
-  startControlPlane,
   KubeClient as AdminClient,
   type ControlPlane,
 } from '@internal/devenv';
 import type { ClusterCondition } from '@infrared-clusters/plugin-infrared-common';
-import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
-import { prepareManagementCluster } from './__testUtils__/managementCluster';
-import { SerialScheduler } from './__testUtils__/serialScheduler';
+import {
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
 
 jest.setTimeout(150_000);
 
@@ -39,13 +22,10 @@ const TASK = 'infrared-clusters-reconcile';
  */
 describe('a workload API server stopped and started again', () => {
   let cp: ControlPlane;
-  const scheduler = new SerialScheduler();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-fault-'));
-  const gitops = path.join(tmp, 'gitops.git');
-  let server: any;
+  let backend: BackendOnControlPlane;
   let admin: AdminClient;
 
-  const pass = () => scheduler.triggerTask(TASK);
+  const pass = () => backend.pass(TASK);
   /** The Cluster's condition as stored (not the backend's view of it, which may be cached). */
   const condition = async (name: string, type: string) => {
     const cluster = await admin.must(
@@ -58,7 +38,7 @@ describe('a workload API server stopped and started again', () => {
   };
   const connected = (name: string) => condition(name, 'Connected');
   const git = (...args: string[]) =>
-    execFileSync('git', [`--git-dir=${gitops}`, ...args], {
+    execFileSync('git', [`--git-dir=${backend.gitops}`, ...args], {
       encoding: 'utf8',
     }).trim();
   /** What must not change while the cluster is down: the Argo CD Secret and the gitops repo. */
@@ -75,38 +55,17 @@ describe('a workload API server stopped and started again', () => {
   };
 
   beforeAll(async () => {
-    cp = await startControlPlane({
-      clusters: ['management', 'workload-down'],
-      ownerPid: process.pid,
+    backend = await startBackendOnControlPlane({
+      controlPlane: ['management', 'workload-down'],
+      withClient: false,
+      tmpPrefix: 'infrared-fault-',
     });
+    cp = backend.cp;
     admin = cp.client('management');
-    const backendKubeconfig = await prepareManagementCluster(
-      cp.cluster('management'),
-    );
-    const client = new KubeClient(kubeConfigFromText(backendKubeconfig));
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: { infrared: { gitops: { type: 'local', path: gitops } } },
-        }),
-      ],
-    }));
   });
 
   afterAll(async () => {
-    scheduler.stop();
-    await cp?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await backend?.stop();
   });
 
   it.each([
@@ -116,10 +75,10 @@ describe('a workload API server stopped and started again', () => {
     '%s: Connected False Unreachable in the first pass, nothing touched while down, True again by itself',
     async (how, name, crash) => {
       const workload = cp.cluster('workload-down');
-      const created = await request(server)
-        .post('/api/infrared/v1/clusters')
-        .set('Authorization', mockCredentials.user.header())
-        .send({ name, kubeconfig: workload.kubeconfig });
+      const created = await backend.send('post', '/v1/clusters', {
+        name,
+        kubeconfig: workload.kubeconfig,
+      });
       expect(created.status).toBe(201);
       // the POST's own pass registers it (a scheduled pass skips a Cluster that pass holds)
       await eventually(
@@ -161,9 +120,7 @@ describe('a workload API server stopped and started again', () => {
         readyToConnectedMs: upSeen - ready,
       });
       // one registration per API server (issue 23.1): the next case registers workload-down again
-      const removed = await request(server)
-        .delete(`/api/infrared/v1/clusters/${name}`)
-        .set('Authorization', mockCredentials.user.header());
+      const removed = await backend.send('delete', `/v1/clusters/${name}`);
       expect(removed.status).toBe(200);
     },
   );

@@ -5,11 +5,7 @@ import {
 } from '@backstage/backend-plugin-api';
 import { databaseServiceFactory } from '@backstage/backend-defaults/database';
 import { schedulerServiceFactory } from '@backstage/backend-defaults/scheduler';
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import {
   eventually,
   KubeClient as AdminClient,
@@ -23,10 +19,6 @@ import {
 import { gitopsPublisherExtensionPoint } from '@infrared-clusters/plugin-infrared-node';
 import {
   KeyedLock,
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
   RequestCounter,
   type ManagementApi,
 } from '@infrared-clusters/infrared-kube';
@@ -39,9 +31,8 @@ import {
   additionsByPath,
   mergedChanges,
 } from '../gitops/__testUtils__/mergeHistory';
+import { startBackendOnControlPlane } from '../__testUtils__/backendOnControlPlane';
 import { LocalGitPublisher } from '../gitops';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
 import { prepareManagementCluster } from './__testUtils__/managementCluster';
 
 jest.setTimeout(240_000);
@@ -125,10 +116,20 @@ describe('two backend replicas on one PostgreSQL', () => {
     const argoWrites: string[] = [];
     const counter = new RequestCounter();
     const probeCounter = new RequestCounter();
-    const client = new KubeClient(kubeConfigFromText(backendKubeconfig), {
+    const backend = await startBackendOnControlPlane({
+      controlPlane: cp,
+      identity: { kubeconfig: backendKubeconfig },
+      scheduler: false,
       counter,
-    });
-    const backend = await startTestBackend({
+      probeCounter,
+      api: api => recordingArgoWrites(api, argoWrites),
+      gitops,
+      config: {
+        backend: {
+          database: { client: 'pg', connection: postgres.connection },
+        },
+      },
+      infrared: { reconcile: { interval: '2s' } },
       features: [
         // The real database and scheduler (the test backend's defaults are in-memory mocks).
         databaseServiceFactory,
@@ -137,26 +138,6 @@ describe('two backend replicas on one PostgreSQL', () => {
           service: coreServices.rootLogger,
           deps: {},
           factory: () => logger,
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            backend: {
-              database: { client: 'pg', connection: postgres.connection },
-            },
-            infrared: {
-              reconcile: { interval: '2s' },
-              gitops: { type: 'local', path: gitops },
-            },
-          },
-        }),
-        infraredKubeServiceFactory({
-          management: {
-            api: recordingArgoWrites(managementApi(client), argoWrites),
-            prober: new KubeClusterProber(client, { counter: probeCounter }),
-            probeCounter,
-            server: client.server,
-            client,
-          },
         }),
         createBackendModule({
           pluginId: 'infrared',
@@ -177,7 +158,6 @@ describe('two backend replicas on one PostgreSQL', () => {
             });
           },
         }),
-        infraredPlugin,
       ],
     });
     return { server: backend.server, backend, logger, counter, argoWrites };

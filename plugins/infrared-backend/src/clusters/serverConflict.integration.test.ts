@@ -1,29 +1,13 @@
 import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
-import {
   getTestControlPlane,
   KubeClient as AdminClient,
   uniqueName,
 } from '@internal/devenv';
 import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
 import { tokenKubeconfig, withServer } from '../kube/__testUtils__/workload';
-import { prepareManagementCluster } from './__testUtils__/managementCluster';
-import { SerialScheduler } from './__testUtils__/serialScheduler';
 
 jest.setTimeout(180_000);
 
@@ -39,20 +23,14 @@ describe('one registration per API server, on a real control plane', () => {
   const management = cp.cluster('management');
   const workload = cp.cluster('workload-a');
   const admin = AdminClient.fromKubeconfig(management.kubeconfig);
-  const scheduler = new SerialScheduler();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-it-'));
   const run = uniqueName('srv');
   const serverFor = (what: string) => `https://127.0.0.1:9/${run}/${what}`;
   const registered: string[] = [];
   const childSecret = `cluster-${uniqueName('child')}`;
-  let server: any;
+  let backend: BackendOnControlPlane;
   let kubeconfig: string;
 
-  const post = (body: object) =>
-    request(server)
-      .post('/api/infrared/v1/clusters')
-      .set('Authorization', mockCredentials.user.header())
-      .send(body);
+  const post = (body: object) => backend.send('post', '/v1/clusters', body);
   const register = async (name: string, body: object) => {
     const res = await post({ name, ...body });
     expect([name, res.status]).toEqual([name, 201]);
@@ -71,29 +49,12 @@ describe('one registration per API server, on a real control plane', () => {
   };
 
   beforeAll(async () => {
-    const backendKubeconfig = await prepareManagementCluster(management);
     kubeconfig = await tokenKubeconfig(workload, uniqueName('sa'));
-    const client = new KubeClient(kubeConfigFromText(backendKubeconfig), {
-      counter: new RequestCounter(),
+    backend = await startBackendOnControlPlane({
+      controlPlane: cp,
+      withClient: false,
+      tmpPrefix: 'infrared-it-',
     });
-    const gitops = path.join(tmp, 'gitops.git');
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: { infrared: { gitops: { type: 'local', path: gitops } } },
-        }),
-      ],
-    }));
   });
 
   afterAll(async () => {
@@ -104,8 +65,7 @@ describe('one registration per API server, on a real control plane', () => {
       'DELETE',
       `/api/v1/namespaces/argocd/secrets/${childSecret}`,
     );
-    scheduler.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await backend?.stop();
   });
 
   it("a second Cluster with the kubeconfig's server, or with spec.server naming it (trailing / too): 409 naming the first, nothing written", async () => {

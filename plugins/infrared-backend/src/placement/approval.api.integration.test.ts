@@ -1,8 +1,4 @@
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockServices } from '@backstage/backend-test-utils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   eventually,
@@ -11,24 +7,16 @@ import {
   uniqueName,
 } from '@internal/devenv';
 import type { ReleaseResource } from '@infrared-clusters/plugin-infrared-common';
-import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import request from 'supertest';
-import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
-import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
+import {
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
 import { LocalGitPublisher } from '../gitops';
 import { bare } from '../gitops/__testUtils__/gitRepos';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
-import { deleteApplications, installArgoCrds } from './__testUtils__/argocd';
+import { deleteApplications } from './__testUtils__/argocd';
 import { RELEASE_GATE_TASK_ID } from './createPlacement';
 
 jest.setTimeout(180_000);
@@ -48,7 +36,6 @@ describe('release zone approvals on a real control plane', () => {
   const cp = getTestControlPlane();
   const management = cp.cluster('management');
   const admin = AdminClient.fromKubeconfig(management.kubeconfig);
-  const scheduler = new SerialScheduler();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-approval-'));
   const repo = bare(path.join(tmp, 'gitops.git'));
   const id = uniqueName('ap');
@@ -59,19 +46,20 @@ describe('release zone approvals on a real control plane', () => {
   const cartZone = `cart-${id}`;
   const project = `products-${id}`;
   const events: Array<{ id: string; meta: any }> = [];
-  let server: any;
+  let backend: BackendOnControlPlane;
 
   const approve = (who: string, product: string, release: string, z: string) =>
-    request(server)
-      .post(
-        `/api/infrared/v1/products/${ns}/${product}/releases/${release}/zones/${z}/approval`,
-      )
-      .set('Authorization', mockCredentials.user.header(who));
+    backend.send(
+      'post',
+      `/v1/products/${ns}/${product}/releases/${release}/zones/${z}/approval`,
+      undefined,
+      who,
+    );
   const release = async (name: string): Promise<ReleaseResource> =>
     (await admin.must('GET', `${API}/namespaces/${ns}/releases/${name}`)).body;
   const zoneOf = async (name: string, z: string) =>
     (await release(name)).status?.zones?.find(s => s.name === z);
-  const gatePass = () => scheduler.triggerTask(RELEASE_GATE_TASK_ID);
+  const gatePass = () => backend.pass(RELEASE_GATE_TASK_ID);
 
   async function makeProduct(name: string, zoneName: string) {
     await admin.must('POST', `${API}/namespaces/${ns}/products`, {
@@ -110,8 +98,6 @@ describe('release zone approvals on a real control plane', () => {
   }
 
   beforeAll(async () => {
-    const kubeconfig = await prepareManagementCluster(management);
-    await installArgoCrds(management);
     await new LocalGitPublisher({ path: path.join(tmp, 'gitops.git') }).publish(
       {
         key: 'seed',
@@ -120,20 +106,12 @@ describe('release zone approvals on a real control plane', () => {
         files: { 'registry/README.md': 'registry\n' },
       },
     );
-    const client = new KubeClient(kubeConfigFromText(kubeconfig));
-    ({ server } = await startTestBackend({
+    backend = await startBackendOnControlPlane({
+      controlPlane: cp,
+      argoCrds: true,
+      gitops: path.join(tmp, 'gitops.git'),
+      infrared: { placement: { project } },
       features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-            client,
-          },
-        }),
         // only pat holds infrared.allowlist.update (a platform admin); everyone reads
         mockServices.permissions.mock({
           authorize: async (requests: any[], options: any) =>
@@ -162,16 +140,8 @@ describe('release zone approvals on a real control plane', () => {
             },
           }),
         }).factory,
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
-              placement: { project },
-            },
-          },
-        }),
       ],
-    }));
+    });
     await admin.must('POST', `${API}/organizations`, {
       apiVersion: 'infrared.darkshift.io/v1alpha1',
       kind: 'Organization',
@@ -252,7 +222,7 @@ describe('release zone approvals on a real control plane', () => {
   });
 
   afterAll(async () => {
-    scheduler.stop();
+    await backend?.stop();
     await deleteApplications(admin, [`product-${zone}`, `product-${cartZone}`]);
     await admin.request(
       'DELETE',
@@ -271,9 +241,12 @@ describe('release zone approvals on a real control plane', () => {
       approval: 'human',
     });
     expect((await zoneOf('checkout-v1', zone))?.approvedBy).toBeUndefined();
-    const placement = await request(server)
-      .get(`/api/infrared/v1/products/${ns}/checkout/placement`)
-      .set('Authorization', mockCredentials.user.header(UNA));
+    const placement = await backend.send(
+      'get',
+      `/v1/products/${ns}/checkout/placement`,
+      undefined,
+      UNA,
+    );
     expect(placement.body.can.approveZones).toBe(false);
     expect(placement.body.zones[0].release).toMatchObject({
       name: 'checkout-v1',
@@ -341,9 +314,12 @@ describe('release zone approvals on a real control plane', () => {
       repo.exists(`registry/clusters/${edge}/components/product-${zone}.yaml`),
     ).toBe(true);
 
-    const placement = await request(server)
-      .get(`/api/infrared/v1/products/${ns}/checkout/placement`)
-      .set('Authorization', mockCredentials.user.header(OLGA));
+    const placement = await backend.send(
+      'get',
+      `/v1/products/${ns}/checkout/placement`,
+      undefined,
+      OLGA,
+    );
     expect(placement.body.can.approveZones).toBe(true);
     expect(placement.body.zones[0].release).toMatchObject({
       approvedBy: OLGA,

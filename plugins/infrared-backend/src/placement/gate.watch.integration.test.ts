@@ -1,29 +1,9 @@
+import { KubeClient as AdminClient } from '@internal/devenv';
 import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
-import {
-  KubeClient as AdminClient,
-  startControlPlane,
-  type ControlPlane,
-} from '@internal/devenv';
-import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
-import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
-import { installArgoCrds, putAppProject } from './__testUtils__/argocd';
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
+import { putAppProject } from './__testUtils__/argocd';
 import { RELEASE_GATE_TASK_ID } from './createPlacement';
 
 jest.setTimeout(300_000);
@@ -42,11 +22,8 @@ const FOLLOW_WITHIN_MS = 30_000;
  * until it matches the card's Decision column (GET .../placement), and the time is recorded.
  */
 describe('the release gate on a watch (real control plane)', () => {
-  let cp: ControlPlane;
   let admin: AdminClient;
-  let server: any;
-  const scheduler = new SerialScheduler();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-gate-watch-'));
+  let backend: BackendOnControlPlane;
   const org = 'watch';
   const ns = `ir-org-${org}`;
   const edge = 'edge-watch';
@@ -55,10 +32,7 @@ describe('the release gate on a watch (real control plane)', () => {
   const project = 'products-watch';
   const figures: Record<string, number> = {};
 
-  const send = (url: string) =>
-    request(server)
-      .get(`/api/infrared${url}`)
-      .set('Authorization', mockCredentials.user.header());
+  const send = (url: string) => backend.send('get', url);
   const merge = (url: string, body: unknown) =>
     admin.must('PATCH', url, body, [], 'application/merge-patch+json');
   const setRegistered = (cluster: string, status: 'True' | 'False') =>
@@ -108,98 +82,71 @@ describe('the release gate on a watch (real control plane)', () => {
   };
 
   beforeAll(async () => {
-    cp = await startControlPlane({
-      clusters: ['management'],
-      ownerPid: process.pid,
-    });
-    const management = cp.cluster('management');
-    admin = AdminClient.fromKubeconfig(management.kubeconfig);
-    const kubeconfig = await prepareManagementCluster(management);
-    await installArgoCrds(management);
-    const client = new KubeClient(kubeConfigFromText(kubeconfig));
-    await admin.must('POST', `${API}/organizations`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Organization',
-      metadata: { name: org },
-      spec: { displayName: 'Watch org' },
-    });
-    await admin.must('POST', '/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: ns },
-    });
-    for (const name of [edge, other]) {
-      await admin.must('POST', `${API}/clusters`, {
-        apiVersion: 'infrared.darkshift.io/v1alpha1',
-        kind: 'Cluster',
-        metadata: { name },
-        spec: { type: 'workload', provider: 'local' },
-      });
-    }
-    await setRegistered(edge, 'False');
-    await setRegistered(other, 'True');
-    await admin.must('POST', `${API}/namespaces/${ns}/products`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Product',
-      metadata: { name: 'checkout', namespace: ns },
-      spec: {
-        displayName: 'Checkout',
-        repos: [{ name: 'checkout' }],
-        delivery: { zones: [{ name: zone, cluster: edge }] },
+    backend = await startBackendOnControlPlane({
+      controlPlane: ['management'],
+      argoCrds: true,
+      infrared: {
+        placement: { project, gateInterval: { minutes: 10 }, watch: true },
+      },
+      // what the release gate finds when it starts
+      beforeStart: async world => {
+        admin = world.admin;
+        await admin.must('POST', `${API}/organizations`, {
+          apiVersion: 'infrared.darkshift.io/v1alpha1',
+          kind: 'Organization',
+          metadata: { name: org },
+          spec: { displayName: 'Watch org' },
+        });
+        await admin.must('POST', '/api/v1/namespaces', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: ns },
+        });
+        for (const name of [edge, other]) {
+          await admin.must('POST', `${API}/clusters`, {
+            apiVersion: 'infrared.darkshift.io/v1alpha1',
+            kind: 'Cluster',
+            metadata: { name },
+            spec: { type: 'workload', provider: 'local' },
+          });
+        }
+        await setRegistered(edge, 'False');
+        await setRegistered(other, 'True');
+        await admin.must('POST', `${API}/namespaces/${ns}/products`, {
+          apiVersion: 'infrared.darkshift.io/v1alpha1',
+          kind: 'Product',
+          metadata: { name: 'checkout', namespace: ns },
+          spec: {
+            displayName: 'Checkout',
+            repos: [{ name: 'checkout' }],
+            delivery: { zones: [{ name: zone, cluster: edge }] },
+          },
+        });
+        await putAppProject(admin, project, [{ name: edge, namespace: zone }]);
+        await admin.must('POST', `${API}/namespaces/${ns}/releases`, {
+          apiVersion: 'infrared.darkshift.io/v1alpha1',
+          kind: 'Release',
+          metadata: { name: 'checkout-v1', namespace: ns },
+          spec: { productRef: { name: 'checkout' }, version: 'v1.0.0' },
+        });
+        await merge(`${API}/namespaces/${ns}/releases/checkout-v1/status`, {
+          status: { phase: 'Promoting' },
+        });
       },
     });
-    await putAppProject(admin, project, [{ name: edge, namespace: zone }]);
-    await admin.must('POST', `${API}/namespaces/${ns}/releases`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Release',
-      metadata: { name: 'checkout-v1', namespace: ns },
-      spec: { productRef: { name: 'checkout' }, version: 'v1.0.0' },
-    });
-    await merge(`${API}/namespaces/${ns}/releases/checkout-v1/status`, {
-      status: { phase: 'Promoting' },
-    });
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-            client,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
-              placement: {
-                project,
-                gateInterval: { minutes: 10 },
-                watch: true,
-              },
-            },
-          },
-        }),
-      ],
-    }));
   });
 
   afterAll(async () => {
-    scheduler.stop();
     // eslint-disable-next-line no-console
     console.log(
       `release column followed the change in (ms): ${JSON.stringify(figures)}`,
     );
-    await cp?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await backend?.stop();
   });
 
   it('follows an allowlist, a Product and a Cluster change within seconds, agreeing with the Decision column', async () => {
     // The one scheduled pass: the zone's cluster is not on the org's allowlist.
-    await scheduler.triggerTask(RELEASE_GATE_TASK_ID);
+    await backend.pass(RELEASE_GATE_TASK_ID);
     expect(await releaseColumn()).toBe('Failed/NotOnAllowlist');
     expect(await decisionColumn()).toBe('Fails/NotOnAllowlist');
 

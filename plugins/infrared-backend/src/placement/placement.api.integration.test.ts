@@ -1,29 +1,13 @@
 import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
-import {
   getTestControlPlane,
   KubeClient as AdminClient,
   uniqueName,
 } from '@internal/devenv';
 import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
-import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
-import { installArgoCrds, putAppProject } from './__testUtils__/argocd';
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
+import { putAppProject } from './__testUtils__/argocd';
 
 jest.setTimeout(120_000);
 
@@ -37,51 +21,24 @@ describe('placement routes on a real control plane', () => {
   const cp = getTestControlPlane();
   const management = cp.cluster('management');
   const admin = AdminClient.fromKubeconfig(management.kubeconfig);
-  const scheduler = new SerialScheduler();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-placement-api-'));
   const org = uniqueName('api');
   const ns = `ir-org-${org}`;
   const edge = `edge-${org}`;
   const zone = `prod-${org}`;
   const project = `products-${org}`;
-  let server: any;
+  let backend: BackendOnControlPlane;
 
-  const send = (method: 'get' | 'put', url: string, body?: unknown) => {
-    const req = request(server)
-      [method](`/api/infrared${url}`)
-      .set('Authorization', mockCredentials.user.header());
-    return body === undefined ? req : req.send(body as object);
-  };
+  const send = (method: 'get' | 'put', url: string, body?: unknown) =>
+    backend.send(method, url, body);
   const orgObject = async () =>
     (await admin.must('GET', `${API}/organizations/${org}`)).body;
 
   beforeAll(async () => {
-    const kubeconfig = await prepareManagementCluster(management);
-    await installArgoCrds(management);
-    const client = new KubeClient(kubeConfigFromText(kubeconfig));
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-            client,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
-              placement: { project },
-            },
-          },
-        }),
-      ],
-    }));
+    backend = await startBackendOnControlPlane({
+      controlPlane: cp,
+      argoCrds: true,
+      infrared: { placement: { project } },
+    });
     await admin.must('POST', `${API}/organizations`, {
       apiVersion: 'infrared.darkshift.io/v1alpha1',
       kind: 'Organization',
@@ -134,7 +91,7 @@ describe('placement routes on a real control plane', () => {
   });
 
   afterAll(async () => {
-    scheduler.stop();
+    await backend?.stop();
     await admin.request(
       'DELETE',
       `/apis/argoproj.io/v1alpha1/namespaces/argocd/appprojects/${project}`,
@@ -142,7 +99,6 @@ describe('placement routes on a real control plane', () => {
     await admin.request('DELETE', `/api/v1/namespaces/${ns}`);
     await admin.request('DELETE', `${API}/organizations/${org}`);
     await admin.request('DELETE', `${API}/clusters/${edge}`);
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('PUT replaces the allowlist as the ServiceAccount; bad input and unknown orgs write nothing', async () => {

@@ -1,29 +1,13 @@
 import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
-import {
   getTestControlPlane,
   KubeClient as AdminClient,
   uniqueName,
 } from '@internal/devenv';
 import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
-import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
-import { installArgoCrds, putAppProject } from './__testUtils__/argocd';
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
+import { putAppProject } from './__testUtils__/argocd';
 
 jest.setTimeout(180_000);
 
@@ -38,8 +22,6 @@ describe('removing a cluster that zones use, on a real control plane', () => {
   const cp = getTestControlPlane();
   const management = cp.cluster('management');
   const admin = AdminClient.fromKubeconfig(management.kubeconfig);
-  const scheduler = new SerialScheduler();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-removal-api-'));
   const id = uniqueName('rm');
   const orgA = `${id}-a`;
   const orgB = `${id}-b`;
@@ -50,12 +32,10 @@ describe('removing a cluster that zones use, on a real control plane', () => {
   const zone = `prod-${id}`;
   const blogZone = `blog-${id}`;
   const project = `products-${id}`;
-  let server: any;
+  let backend: BackendOnControlPlane;
 
   const send = (method: 'get' | 'delete', url: string) =>
-    request(server)
-      [method](`/api/infrared${url}`)
-      .set('Authorization', mockCredentials.user.header());
+    backend.send(method, url);
   const allowlistOf = async (org: string) =>
     (await admin.must('GET', `${API}/organizations/${org}`)).body.spec
       .clusterAllowlist;
@@ -101,32 +81,11 @@ describe('removing a cluster that zones use, on a real control plane', () => {
     });
 
   beforeAll(async () => {
-    const kubeconfig = await prepareManagementCluster(management);
-    await installArgoCrds(management);
-    const client = new KubeClient(kubeConfigFromText(kubeconfig));
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-            client,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
-              placement: { project },
-            },
-          },
-        }),
-      ],
-    }));
+    backend = await startBackendOnControlPlane({
+      controlPlane: cp,
+      argoCrds: true,
+      infrared: { placement: { project } },
+    });
     for (const [org, allowlist] of [
       [orgA, [edge]],
       [orgB, [edge, other]],
@@ -158,7 +117,7 @@ describe('removing a cluster that zones use, on a real control plane', () => {
   });
 
   afterAll(async () => {
-    scheduler.stop();
+    await backend?.stop();
     await admin.request(
       'DELETE',
       `/apis/argoproj.io/v1alpha1/namespaces/argocd/appprojects/${project}`,
@@ -168,7 +127,6 @@ describe('removing a cluster that zones use, on a real control plane', () => {
       await admin.request('DELETE', `${API}/organizations/${org}`);
     }
     await admin.request('DELETE', `${API}/clusters/${edge}`);
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it("refuses the younger Product's zone of the same name, naming the Product that keeps it", async () => {

@@ -7,11 +7,6 @@
  * ServiceAccount, the local gitops publisher.
  */
 import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
-import {
   eventually,
   getTestControlPlane,
   KubeClient as AdminClient,
@@ -20,26 +15,14 @@ import {
   uniqueName,
 } from '@internal/devenv';
 import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
-import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import request from 'supertest';
-import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
-import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
-import { infraredKubeServiceFactory } from '../kube';
 import {
-  CLUSTERS_RECONCILE_TASK_ID,
-  infraredPlugin,
-  PROVISIONING_TASK_ID,
-} from '../plugin';
-import { applyTofuRbac } from './__testUtils__/tofuRbac';
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
+import { CLUSTERS_RECONCILE_TASK_ID, PROVISIONING_TASK_ID } from '../plugin';
 
 jest.setTimeout(20 * 60_000);
 
@@ -50,25 +33,19 @@ const management = cp.cluster('management');
 describe('the demo template, from the API to Registered and back', () => {
   const name = uniqueName('demo');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-demo-'));
-  const scheduler = new SerialScheduler();
-  let server: any;
+  let backend: BackendOnControlPlane;
   let agent: Awaited<ReturnType<typeof startNodeAgent>>;
 
   const send = (
     method: 'get' | 'post' | 'put' | 'delete',
     url: string,
     body?: object,
-  ) => {
-    const req = request(server)
-      [method](`/api/infrared${url}`)
-      .set('Authorization', mockCredentials.user.header());
-    return body ? req.send(body) : req;
-  };
+  ) => backend.send(method, url, body);
   const view = async (): Promise<ClusterView> =>
     (await send('get', `/v1/clusters/${name}`)).body;
   const passes = async () => {
-    await scheduler.triggerTask(PROVISIONING_TASK_ID);
-    await scheduler.triggerTask(CLUSTERS_RECONCILE_TASK_ID);
+    await backend.pass(PROVISIONING_TASK_ID);
+    await backend.pass(CLUSTERS_RECONCILE_TASK_ID);
   };
   const until = (check: (v: ClusterView) => boolean) =>
     eventually(
@@ -82,61 +59,42 @@ describe('the demo template, from the API to Registered and back', () => {
     );
 
   beforeAll(async () => {
-    const backendKubeconfig = await prepareManagementCluster(management);
-    await applyTofuRbac(management);
-    agent = await startNodeAgent({
-      cluster: management,
-      nodeName: uniqueName('demo-node'),
-      selector: `app.kubernetes.io/name=infrared-tofu,infrared.darkshift.io/cluster=${name}`,
-    });
-    const client = new KubeClient(kubeConfigFromText(backendKubeconfig));
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-            client,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
-              provisioning: {
-                // No watch of the Jobs here: this backend shares the control plane with other
-                // tests' backends, and a watch-triggered pass would judge their Clusters by this
-                // backend's templates and allow-list (provisioning.integration's failed so in CI).
-                // The passes are triggered instead.
-                watch: false,
-                templates: [
-                  {
-                    module: 'local/demo-cluster',
-                    title: 'Demo cluster',
-                    source: path.join(ROOT, 'examples/tofu/demo-cluster'),
-                    variables: [
-                      { name: 'name' },
-                      {
-                        name: 'devenv_cli',
-                        default: path.join(
-                          ROOT,
-                          'packages/devenv/bin/devenv.js',
-                        ),
-                      },
-                      { name: 'data_dir', default: path.join(tmp, 'clusters') },
-                    ],
-                  },
-                ],
-              },
+    backend = await startBackendOnControlPlane({
+      controlPlane: cp,
+      gitops: path.join(tmp, 'gitops.git'),
+      // the tofu Jobs' Pods run on a node agent of this test's own
+      beforeStart: async () => {
+        agent = await startNodeAgent({
+          cluster: management,
+          nodeName: uniqueName('demo-node'),
+          selector: `app.kubernetes.io/name=infrared-tofu,infrared.darkshift.io/cluster=${name}`,
+        });
+      },
+      infrared: {
+        provisioning: {
+          // No watch of the Jobs here: this backend shares the control plane with other
+          // tests' backends, and a watch-triggered pass would judge their Clusters by this
+          // backend's templates and allow-list (provisioning.integration's failed so in CI).
+          // The passes are triggered instead.
+          watch: false,
+          templates: [
+            {
+              module: 'local/demo-cluster',
+              title: 'Demo cluster',
+              source: path.join(ROOT, 'examples/tofu/demo-cluster'),
+              variables: [
+                { name: 'name' },
+                {
+                  name: 'devenv_cli',
+                  default: path.join(ROOT, 'packages/devenv/bin/devenv.js'),
+                },
+                { name: 'data_dir', default: path.join(tmp, 'clusters') },
+              ],
             },
-          },
-        }),
-      ],
-    }));
+          ],
+        },
+      },
+    });
     await passes();
   });
 
@@ -151,7 +109,7 @@ describe('the demo template, from the API to Registered and back', () => {
       `/apis/infrared.darkshift.io/v1alpha1/clusters/${name}`,
     );
     await agent?.stop();
-    scheduler.stop();
+    await backend?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -8,40 +8,28 @@
  * - `cloud`: Infrared's newer shape, cloudAccount only: shown as it is, and refused (InvalidSpec,
  *   naming credentialsSecretRef) rather than run with no credentials.
  */
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockServices } from '@backstage/backend-test-utils';
 import {
   getTestControlPlane,
   KubeClient as AdminClient,
   uniqueName,
 } from '@internal/devenv';
 import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
   KubeProvisioningApi,
   managementApi,
-  RequestCounter,
   TOFU_JOB_SELECTOR,
 } from '@infrared-clusters/infrared-kube';
-import fs from 'node:fs';
-import type http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
-import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
-import { applyTofuRbac, TOFU_NAMESPACE as NS } from './__testUtils__/tofuRbac';
+import {
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
+import { TOFU_NAMESPACE as NS } from './__testUtils__/tofuRbac';
 import { ProvisioningReconciler } from './reconciler';
 
 jest.setTimeout(180_000);
 
-const management = getTestControlPlane().cluster('management');
+const cp = getTestControlPlane();
+const management = cp.cluster('management');
 const admin = AdminClient.fromKubeconfig(management.kubeconfig);
 const CLUSTERS = '/apis/infrared.darkshift.io/v1alpha1/clusters';
 const secrets = (ns: string) => `/api/v1/namespaces/${ns}/secrets`;
@@ -49,15 +37,10 @@ const old = uniqueName('stored-old');
 const cloud = uniqueName('stored-cloud');
 
 describe('Clusters stored in an older shape', () => {
-  let server: http.Server;
+  let backend: BackendOnControlPlane;
   let reconciler: ProvisioningReconciler;
   let jobs: KubeProvisioningApi;
-  const scheduler = new SerialScheduler();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stored-shapes-'));
-  const get = (name: string) =>
-    request(server)
-      .get(`/api/infrared/v1/clusters/${name}`)
-      .set('Authorization', mockCredentials.user.header());
+  const get = (name: string) => backend.send('get', `/v1/clusters/${name}`);
   const ownJobs = (name: string) =>
     jobs.listJobs(
       NS,
@@ -65,9 +48,8 @@ describe('Clusters stored in an older shape', () => {
     );
 
   beforeAll(async () => {
-    const kubeconfig = await prepareManagementCluster(management);
-    await applyTofuRbac(management);
-    const client = new KubeClient(kubeConfigFromText(kubeconfig));
+    backend = await startBackendOnControlPlane({ controlPlane: cp });
+    const client = backend.client;
     jobs = new KubeProvisioningApi(client);
     reconciler = new ProvisioningReconciler({
       api: managementApi(client),
@@ -75,28 +57,6 @@ describe('Clusters stored in an older shape', () => {
       logger: mockServices.logger.mock(),
       context: { templates: [], kubeconfigOutput: 'kubeconfig' },
     });
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-            client,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
-            },
-          },
-        }),
-      ],
-    }));
     // written raw, as the old writers did (no API validation in between)
     const template = { module: 'aws/k3s-node', version: 'v0.2.3' };
     const written = await admin.must('POST', CLUSTERS, {
@@ -140,7 +100,7 @@ describe('Clusters stored in an older shape', () => {
   });
 
   afterAll(async () => {
-    scheduler.stop();
+    await backend?.stop();
     for (const name of [old, cloud]) {
       await admin.request('DELETE', `${CLUSTERS}/${name}`);
       for (const job of await ownJobs(name).catch(() => []))
@@ -151,7 +111,6 @@ describe('Clusters stored in an older shape', () => {
     }
     for (const ns of ['infrared', NS])
       await admin.request('DELETE', `${secrets(ns)}/${old}-aws`);
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('the API shows each as stored', async () => {

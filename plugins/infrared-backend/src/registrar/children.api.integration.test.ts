@@ -1,23 +1,8 @@
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
 import { eventually, getTestControlPlane, uniqueName } from '@internal/devenv';
 import {
-  KubeClient,
-  KubeClusterProber,
-  kubeConfigFromText,
-  managementApi,
-  RequestCounter,
-} from '@infrared-clusters/infrared-kube';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { SerialScheduler } from '../clusters/__testUtils__/serialScheduler';
-import { infraredKubeServiceFactory } from '../kube';
-import { infraredPlugin } from '../plugin';
+  startBackendOnControlPlane,
+  type BackendOnControlPlane,
+} from '../__testUtils__/backendOnControlPlane';
 import { REGISTRAR_TASK_ID } from './task';
 
 jest.setTimeout(120_000);
@@ -36,8 +21,6 @@ describe('GET /v1/clusters: the registrar pass of each discovered child', () => 
   const cp = getTestControlPlane();
   const management = cp.cluster('management');
   const admin = cp.client('management');
-  const scheduler = new SerialScheduler();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-children-api-'));
   const managedBy = uniqueName('api');
   const target = uniqueName('argocd');
   const ready = uniqueName('k3k');
@@ -45,12 +28,10 @@ describe('GET /v1/clusters: the registrar pass of each discovered child', () => 
   const empty = uniqueName('k3k');
   const emptyCluster = uniqueName('empty');
   const created = [target, ready, empty];
-  let server: any;
+  let backend: BackendOnControlPlane;
 
   const list = async () => {
-    const res = await request(server)
-      .get('/api/infrared/v1/clusters')
-      .set('Authorization', mockCredentials.user.header());
+    const res = await backend.send('get', '/v1/clusters');
     expect(res.status).toBe(200);
     return res.body.items as any[];
   };
@@ -84,51 +65,33 @@ describe('GET /v1/clusters: the registrar pass of each discovered child', () => 
       },
     });
     // the registrar reads namespaces and writes Argo CD Secrets: its own grants, not the backend's
-    const client = new KubeClient(kubeConfigFromText(management.kubeconfig));
-    ({ server } = await startTestBackend({
-      features: [
-        infraredPlugin,
-        scheduler.factory(),
-        infraredKubeServiceFactory({
-          management: {
-            api: managementApi(client),
-            prober: new KubeClusterProber(client),
-            probeCounter: new RequestCounter(),
-            server: client.server,
-            client,
-          },
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
-              registrar: {
-                enabled: true,
-                managedBy,
-                targetNamespace: target,
-                interval: '1h',
-                gitops: false,
-              },
-            },
-          },
-        }),
-      ],
-    }));
+    backend = await startBackendOnControlPlane({
+      controlPlane: cp,
+      identity: 'admin',
+      infrared: {
+        registrar: {
+          enabled: true,
+          managedBy,
+          targetNamespace: target,
+          interval: '1h',
+          gitops: false,
+        },
+      },
+    });
   });
 
   afterAll(async () => {
-    scheduler.stop();
+    await backend?.stop();
     await Promise.all(
       created.map(ns =>
         admin.request('DELETE', `/api/v1/namespaces/${ns}`).catch(() => {}),
       ),
     );
-    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it("lists each child with its Argo CD Secret, the last pass's outcome, and why one was skipped", async () => {
     const started = new Date().toISOString();
-    await scheduler.triggerTask(REGISTRAR_TASK_ID);
+    await backend.pass(REGISTRAR_TASK_ID);
     const items = await eventually(async () => {
       const all = await list();
       const child = all.find(c => c.name === readyCluster);
