@@ -160,20 +160,29 @@ export class MemoryPlacementApi implements PlacementKubeApi {
     if (!release)
       throw new KubeApiError(404, 'NotFound', `release ${namespace}/${name}`);
     this.precondition(release, resourceVersion, `release ${namespace}/${name}`);
-    release.status = { ...release.status, ...clone(status) };
+    // a JSON merge patch: a field given as undefined is not sent, null removes one
+    const merged: Record<string, unknown> = { ...release.status };
+    for (const [key, value] of Object.entries(status)) {
+      if (value === null) delete merged[key];
+      else if (value !== undefined) merged[key] = clone(value);
+    }
+    release.status = merged as ReleaseStatus;
     release.metadata.resourceVersion = this.tick();
     return clone(release);
   }
 
-  async listApplications(_namespace: string, labelSelector?: string) {
+  async listApplications(namespace: string, labelSelector?: string) {
     this.counter.count('GET');
     return [...this.applications.values()]
+      .filter(a => a.metadata.namespace === namespace)
       .filter(a => matchesLabelSelector(a.metadata.labels, labelSelector))
       .map(clone);
   }
 
-  async listAppProjects(_namespace: string) {
+  async listAppProjects(namespace: string) {
     this.counter.count('GET');
-    return [...this.appProjects.values()].map(clone);
+    return [...this.appProjects.values()]
+      .filter(p => p.metadata.namespace === namespace)
+      .map(clone);
   }
 }

@@ -13,6 +13,31 @@ import {
   type TofuJob,
 } from '@infrared-clusters/infrared-kube';
 
+/** In `namespace`; an object pushed without one (a test's) stands in every namespace. */
+const inNamespace = (
+  metadata: { namespace?: string } | object,
+  namespace: string,
+) => {
+  const own = (metadata as { namespace?: string }).namespace;
+  return own === undefined || own === namespace;
+};
+
+/** RFC 7386, as the API server applies a JSON merge patch: objects merged, null removes a field. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) {
+    return structuredClone(patch);
+  }
+  const merged: Record<string, unknown> =
+    target && typeof target === 'object' && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else if (value !== undefined) merged[key] = mergePatch(merged[key], value);
+  }
+  return merged;
+}
+
 /** Where the Cluster objects live (InMemoryManagementApi's store). */
 export interface ClusterStore {
   clusterStore: Map<string, ClusterResource>;
@@ -34,23 +59,28 @@ export class MemoryProvisioningApi implements ProvisioningKubeApi {
 
   constructor(private readonly store: ClusterStore) {}
 
-  async listJobs(_namespace: string, labelSelector: string) {
+  async listJobs(namespace: string, labelSelector: string) {
     this.counter.count('LIST');
     return this.jobs
+      .filter(j => inNamespace(j.metadata, namespace))
       .filter(j => matchesLabelSelector(j.metadata.labels ?? {}, labelSelector))
       .map(j => structuredClone(j));
   }
 
-  async listPods(_namespace: string, labelSelector: string) {
+  async listPods(namespace: string, labelSelector: string) {
     this.counter.count('LIST');
     return this.pods
+      .filter(p => inNamespace(p.metadata, namespace))
       .filter(p => matchesLabelSelector(p.metadata.labels ?? {}, labelSelector))
       .map(p => structuredClone(p));
   }
 
   async createJob(job: TofuJob, options: { dryRun?: boolean } = {}) {
     this.counter.count('POST');
-    if (this.jobs.some(j => j.metadata.name === job.metadata.name)) {
+    const taken = (j: ObservedJob) =>
+      j.metadata.name === job.metadata.name &&
+      j.metadata.namespace === job.metadata.namespace;
+    if (this.jobs.some(taken)) {
       throw new KubeApiError(
         409,
         'AlreadyExists',
@@ -99,9 +129,17 @@ export class MemoryProvisioningApi implements ProvisioningKubeApi {
   ) {
     this.counter.count('DELETE');
     const { kind, metadata } = object;
-    return this.objects.delete(
-      `${kind}/${metadata.namespace}/${metadata.name}`,
-    );
+    const key = `${kind}/${metadata.namespace}/${metadata.name}`;
+    const found = this.objects.get(key);
+    // DeleteOptions' preconditions.uid, as the API server checks it
+    if (found && metadata.uid && found.metadata.uid !== metadata.uid) {
+      throw new KubeApiError(
+        409,
+        'Conflict',
+        `${kind} ${metadata.name}: the uid precondition failed`,
+      );
+    }
+    return this.objects.delete(key);
   }
 
   async addOwner(
@@ -144,13 +182,7 @@ export class MemoryProvisioningApi implements ProvisioningKubeApi {
     ) {
       throw new KubeApiError(409, 'Conflict', `cluster ${name} changed`);
     }
-    const merged: any = structuredClone(cluster.spec);
-    for (const [key, value] of Object.entries(spec)) {
-      merged[key] =
-        value && typeof value === 'object' && !Array.isArray(value)
-          ? { ...(merged[key] ?? {}), ...(value as object) }
-          : value;
-    }
+    const merged = mergePatch(cluster.spec, spec) as ClusterResource['spec'];
     const next: ClusterResource = {
       ...cluster,
       metadata: {
