@@ -56,5 +56,29 @@ export function createAuditing(auditor?: AuditorService) {
     }
   }
 
-  return { audited, auditedChange };
+  /**
+   * Runs a change's checks (-common's rules, after authorization): when they refuse it, a failed
+   * event of the change says so, as it did when the checks ran inside the change's own event.
+   */
+  async function auditedChecks(
+    req: Request,
+    eventId: string,
+    meta: AuditMeta,
+    fn: () => void | Promise<void>,
+  ): Promise<void> {
+    try {
+      await fn();
+    } catch (error) {
+      const event = await auditor?.createEvent({
+        eventId,
+        severityLevel: 'medium',
+        request: req,
+        meta,
+      });
+      await event?.fail({ error: error as Error, meta });
+      throw error;
+    }
+  }
+
+  return { audited, auditedChange, auditedChecks };
 }

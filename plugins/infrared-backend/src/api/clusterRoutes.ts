@@ -22,7 +22,7 @@ import { validationError } from './validationError';
 
 /** /v1/clusters: list, read, register and remove Clusters. */
 export const clusterArea: ApiArea = {
-  checks({ authorize, options }, router) {
+  checks({ authorize, auditedChecks, options }, router) {
     router.get(
       '/v1/clusters',
       check(async (req, res) => {
@@ -47,21 +47,31 @@ export const clusterArea: ApiArea = {
         if (isBillableAction(provisionActionOf(req.body?.provision))) {
           await authorize(req, infraredClusterProvisionPermission);
         }
-        const validation = validateRegisterClusterRequest(
-          req.body,
-          // the templates, and the images and sources provision may name
-          options.provisioning?.validation() ?? { templates: [] },
-        );
-        if ('errors' in validation) throw validationError(validation.errors);
-        res.locals.registration = validation.value;
+        const name =
+          typeof req.body?.name === 'string'
+            ? req.body.name.slice(0, 63)
+            : undefined;
+        const meta = name ? { cluster: name } : {};
+        await auditedChecks(req, 'cluster-register', meta, () => {
+          const validation = validateRegisterClusterRequest(
+            req.body,
+            // the templates, and the images and sources provision may name
+            options.provisioning?.validation() ?? { templates: [] },
+          );
+          if ('errors' in validation) throw validationError(validation.errors);
+          res.locals.registration = validation.value;
+        });
       }),
     );
     router.delete(
       '/v1/clusters/:name',
       check(async req => {
         await authorize(req, infraredClusterDeletePermission);
-        const problem = validateClusterName(req.params.name);
-        if (problem) throw new InputError(problem);
+        const { name } = req.params;
+        await auditedChecks(req, 'cluster-remove', { cluster: name }, () => {
+          const problem = validateClusterName(name);
+          if (problem) throw new InputError(problem);
+        });
       }),
     );
   },

@@ -123,7 +123,7 @@ function changeHandlers(ctx: ApiContext, router: ApiRouter) {
  * authenticate the caller, and the service answers 403.
  */
 export const placementArea: ApiArea = {
-  checks({ authorize, caller }, router) {
+  checks({ authorize, auditedChecks, caller }, router) {
     const read = (req: express.Request) =>
       authorize(req, infraredClusterReadPermission).then(() => undefined);
     router.get('/v1/orgs', check(read));
@@ -139,10 +139,13 @@ export const placementArea: ApiArea = {
       ALLOWLIST,
       check(async (req, res) => {
         await authorize(req, infraredAllowlistUpdatePermission);
-        checkPathNames({ org: ['org', req.params.org] }, true);
-        const validation = validateAllowlistRequest(req.body);
-        if ('errors' in validation) throw validationError(validation.errors);
-        res.locals.clusters = validation.value.clusters;
+        const { org } = req.params;
+        await auditedChecks(req, 'cluster-allowlist-update', { org }, () => {
+          checkPathNames({ org: ['org', org] }, true);
+          const validation = validateAllowlistRequest(req.body);
+          if ('errors' in validation) throw validationError(validation.errors);
+          res.locals.clusters = validation.value.clusters;
+        });
       }),
     );
     router.get(
@@ -162,17 +165,20 @@ export const placementArea: ApiArea = {
       check(async (req, res) => {
         res.locals.caller = await caller(req);
         const { namespace, name, zone } = req.params;
-        checkPathNames(
-          {
-            namespace: ['namespace', namespace],
-            name: ['product', name],
-            zone: ['zone', zone],
-          },
-          true,
-        );
-        const validation = validateSetZoneClusterRequest(req.body);
-        if ('errors' in validation) throw validationError(validation.errors);
-        res.locals.cluster = validation.value.cluster || null;
+        const meta = { product: `${namespace}/${name}`, zone };
+        await auditedChecks(req, 'zone-cluster-update', meta, () => {
+          checkPathNames(
+            {
+              namespace: ['namespace', namespace],
+              name: ['product', name],
+              zone: ['zone', zone],
+            },
+            true,
+          );
+          const validation = validateSetZoneClusterRequest(req.body);
+          if ('errors' in validation) throw validationError(validation.errors);
+          res.locals.cluster = validation.value.cluster || null;
+        });
       }),
     );
     router.post(
@@ -180,14 +186,17 @@ export const placementArea: ApiArea = {
       check(async (req, res) => {
         res.locals.caller = await caller(req);
         const { namespace, name, release, zone } = req.params;
-        checkPathNames(
-          {
-            namespace: ['namespace', namespace],
-            name: ['product', name],
-            release: ['release', release],
-            zone: ['zone', zone],
-          },
-          true,
+        const meta = { product: `${namespace}/${name}`, release, zone };
+        await auditedChecks(req, 'release-zone-approve', meta, () =>
+          checkPathNames(
+            {
+              namespace: ['namespace', namespace],
+              name: ['product', name],
+              release: ['release', release],
+              zone: ['zone', zone],
+            },
+            true,
+          ),
         );
       }),
     );

@@ -11,15 +11,19 @@ import { validationError } from './validationError';
 
 /** Clusters built with OpenTofu: a cluster's action and last log, and the offered templates. */
 export const provisioningArea: ApiArea = {
-  checks({ authorize }, router) {
+  checks({ authorize, auditedChecks }, router) {
     router.put(
       '/v1/clusters/:name/provision/action',
       check(async (req, res) => {
         await authorize(req, infraredClusterProvisionPermission);
-        checkPathNames({ name: ['cluster', req.params.name] }, true);
-        const validation = validateSetProvisionAction(req.body);
-        if ('errors' in validation) throw validationError(validation.errors);
-        res.locals.action = validation.value;
+        const { name } = req.params;
+        const meta = { cluster: name };
+        await auditedChecks(req, 'cluster-provision-action', meta, () => {
+          checkPathNames({ name: ['cluster', name] }, true);
+          const validation = validateSetProvisionAction(req.body);
+          if ('errors' in validation) throw validationError(validation.errors);
+          res.locals.action = validation.value;
+        });
       }),
     );
     router.get(

@@ -58,6 +58,45 @@ describe("openapi.yaml's request validation", () => {
     );
   });
 
+  it('audits a change refused by the field rules as a failed event of that change, as before', async () => {
+    const events: Array<{ id: string; meta: any; error: string }> = [];
+    const auditor = mockServices.auditor.mock({
+      createEvent: async (options: any) => ({
+        success: async () => {
+          throw new Error(`unexpected success of ${options.eventId}`);
+        },
+        fail: async (done: any) => {
+          events.push({
+            id: options.eventId,
+            meta: done.meta ?? options.meta,
+            error: done.error.message,
+          });
+        },
+      }),
+    });
+    const h = await startHarness({ features: [auditor.factory] });
+    const post = await h.send('post', '/v1/clusters', {
+      body: { name: 'edge', inCluster: true, region: 'US EAST' },
+    });
+    expect(post.status).toBe(400);
+    const put = await h.send('put', '/v1/orgs/acme/cluster-allowlist', {
+      body: { clusters: ['Not A Name'] },
+    });
+    expect(put.status).toBe(400);
+    expect(events).toEqual([
+      {
+        id: 'cluster-register',
+        meta: { cluster: 'edge' },
+        error: expect.stringMatching(/^invalid request: region: /),
+      },
+      {
+        id: 'cluster-allowlist-update',
+        meta: { org: 'acme' },
+        error: expect.stringMatching(/^invalid request: clusters/),
+      },
+    ]);
+  });
+
   describe('authorization answers first', () => {
     const badBody = { name: 'Edge', inCluster: 'yes', bogus: true };
 
