@@ -17,7 +17,7 @@ import { describeManagementApiContract } from './__testUtils__/managementApiCont
 
 jest.setTimeout(120_000);
 
-const CRDS = path.resolve(__dirname, '../../../../deploy/crds/clusters.yaml');
+const CRDS = path.resolve(__dirname, '../../../deploy/crds/clusters.yaml');
 const management = getTestControlPlane().cluster('management');
 const kube = new KubeClient(kubeConfigFromText(management.kubeconfig));
 const namespace = uniqueName('contract');

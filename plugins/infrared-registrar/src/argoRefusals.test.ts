@@ -8,11 +8,8 @@ import {
   ns,
   options,
 } from './__testUtils__/fixtures';
-import {
-  captureLogger,
-  MemoryRegistrarApi,
-  recordingMeter,
-} from './__testUtils__/memoryApi';
+import { captureLogger, recordingMeter } from './__testUtils__/recorders';
+import { MemoryRegistrarApi } from './testUtils/memoryRegistrarApi';
 
 /** A k3k-style kubeconfig whose cluster entry also has `extra`. */
 function kubeconfigWith(extra: Record<string, unknown>): string {

@@ -16,7 +16,7 @@ import path from 'node:path';
 jest.setTimeout(180_000);
 
 const P = 'argocd-cluster-registrar/';
-const REPO = path.resolve(__dirname, '../../../..');
+const REPO = path.resolve(__dirname, '../../..');
 const cp = getTestControlPlane();
 const management = cp.cluster('management');
 const workload = cp.cluster('workload-a');
@@ -235,7 +235,7 @@ function plainNode(
 
 describe('infrared-registrar from its built output', () => {
   it('runs with plain node from bin/ and dist/ alone: no sources, no node_modules, no TypeScript transform', async () => {
-    const pkg = path.resolve(__dirname, '../..');
+    const pkg = path.resolve(__dirname, '..');
     const built = await plainNode(
       path.join(pkg, 'bin', 'build-registrar.js'),
       [],

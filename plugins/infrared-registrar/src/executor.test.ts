@@ -14,11 +14,8 @@ import {
   SECRET_TYPE,
   source,
 } from './__testUtils__/fixtures';
-import {
-  captureLogger,
-  MemoryRegistrarApi,
-  recordingMeter,
-} from './__testUtils__/memoryApi';
+import { captureLogger, recordingMeter } from './__testUtils__/recorders';
+import { MemoryRegistrarApi } from './testUtils/memoryRegistrarApi';
 
 function world(count: number) {
   const api = new MemoryRegistrarApi();

@@ -15,7 +15,7 @@ import {
 import { KubeRegistrarApi } from './api';
 import { runRegistrarPass } from './executor';
 import { resolveRegistrarOptions } from './options';
-import { captureLogger } from './__testUtils__/memoryApi';
+import { captureLogger } from './__testUtils__/recorders';
 
 jest.setTimeout(180_000);
 

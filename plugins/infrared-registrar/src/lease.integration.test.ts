@@ -9,7 +9,7 @@ import {
   kubeConfigFromText,
 } from '@infrared-clusters/infrared-kube';
 import { LeaseElector } from './lease';
-import { captureLogger } from './__testUtils__/memoryApi';
+import { captureLogger } from './__testUtils__/recorders';
 
 jest.setTimeout(60_000);
 

@@ -3,7 +3,7 @@
  * api.contract.integration.test.ts runs the same cases against the real API server.
  */
 import { describeRegistrarApiContract } from './__testUtils__/registrarApiContract';
-import { MemoryRegistrarApi } from './__testUtils__/memoryApi';
+import { MemoryRegistrarApi } from './testUtils/memoryRegistrarApi';
 
 describeRegistrarApiContract('MemoryRegistrarApi', async () => {
   const api = new MemoryRegistrarApi();

@@ -17,7 +17,7 @@ import { listDiscoveredClusters } from './discovered';
 import { runRegistrarPass } from './executor';
 import { RegistrarMetrics, REGISTRAR_METRIC_NAMES } from './metrics';
 import { resolveRegistrarOptions, type RegistrarInput } from './options';
-import { captureLogger, recordingMeter } from './__testUtils__/memoryApi';
+import { captureLogger, recordingMeter } from './__testUtils__/recorders';
 import { LiveChildren } from './__testUtils__/liveChildren';
 
 jest.setTimeout(180_000);

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-export { MemoryRegistrarApi, type FailHook } from '../__testUtils__/memoryApi';
+export { MemoryRegistrarApi, type FailHook } from './memoryRegistrarApi';
 // The production types the fake implements and exposes, for the API report of this entry point.
 export type { RegistrarApi } from '../api';
 export type { NamespaceObject, RegistrarSecret } from '../types';
