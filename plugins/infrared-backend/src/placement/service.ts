@@ -1,36 +1,21 @@
 /** What the placement routes delegate to: org allowlists, zones, a Product's placement. */
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import {
-  ConflictError,
-  InputError,
-  NotAllowedError,
-  NotFoundError,
-} from '@backstage/errors';
+import { ConflictError, NotFoundError } from '@backstage/errors';
 import {
   ARGOCD_NAMESPACE,
-  appProjectFacts,
-  decideZonePlacement,
   findOrgOfNamespace,
   goneAllowlistEntries,
-  isOrgAdmin,
   latestRelease,
   orgAllowlist,
   organizationView,
-  placementClusterFacts,
   productZoneViews,
-  zoneApproval,
-  zoneApprovalRefusal,
-  zoneClaimKey,
   zoneCollisions,
-  zoneEnvironment,
   type ClusterAllowlistView,
   type OrganizationResource,
   type OrganizationView,
   type ProductPlacementView,
   type ProductResource,
-  type ReleaseResource,
   type ReleaseZoneApprovalView,
-  type ReleaseZoneStatus,
   type ZoneView,
 } from '@infrared-clusters/plugin-infrared-common';
 import {
@@ -40,6 +25,7 @@ import {
 } from '@infrared-clusters/infrared-kube';
 import { zoneApplicationHolders, ZONE_LABEL } from './application';
 import { approveReleaseZone, type ApproveZoneRequest } from './approval';
+import { assertMaySetZoneCluster, productPlacementView } from './placementView';
 
 /** Who asks, as far as placement cares. */
 export interface PlacementCaller {
@@ -68,25 +54,6 @@ export interface AllowlistChange {
   before: string[];
   after: string[];
   changed: boolean;
-}
-
-/** A zone row's part of the latest Release: its name, and the zone's phase in it when it has one. */
-function zoneInRelease(
-  release: ReleaseResource,
-  zone: ReleaseZoneStatus | undefined,
-) {
-  return {
-    name: release.metadata.name,
-    ...(zone
-      ? {
-          phase: zone.phase,
-          reason: zone.reason,
-          message: zone.message,
-          approvedBy: zone.approvedBy,
-          approvedAt: zone.approvedAt,
-        }
-      : {}),
-  };
 }
 
 export class PlacementService {
@@ -217,69 +184,19 @@ export class PlacementService {
       kube.listReleases(namespace),
       this.collisions(),
     ]);
-    const org = findOrgOfNamespace(orgs, namespace);
-    const allowed = org ? orgAllowlist(org) : [];
-    const mayChange = !zoneApprovalRefusal(caller, org);
-    const facts = new Map(
-      clusters.map(c => [c.metadata.name, placementClusterFacts(c)]),
-    );
-    const projectObject = projects.find(p => p.metadata.name === project);
-    const release = latestRelease(releases, product);
-    const releaseZones = new Map(
-      (release?.status?.zones ?? []).map(z => [z.name, z]),
-    );
-
-    const view: ProductPlacementView = {
+    return productPlacementView({
       namespace,
       name,
-      displayName: product.spec.displayName || name,
+      product,
+      org: findOrgOfNamespace(orgs, namespace),
+      clusters,
+      appProject: projects.find(p => p.metadata.name === project),
+      release: latestRelease(releases, product),
+      collisions,
+      caller,
       managementCluster,
-      allowedClusters: allowed,
-      zones: (product.spec.delivery?.zones ?? []).map(zone => {
-        const placement = decideZonePlacement({
-          zone,
-          productNamespace: namespace,
-          org: org
-            ? { name: org.metadata.name, clusterAllowlist: allowed }
-            : undefined,
-          cluster: zone.cluster ? facts.get(zone.cluster) : undefined,
-          managementCluster,
-          project,
-          appProject: projectObject ? appProjectFacts(projectObject) : null,
-          collision: collisions.get(zoneClaimKey(product, zone)),
-        });
-        const inRelease = releaseZones.get(zone.name);
-        return {
-          ...placement,
-          name: zone.name,
-          environment: zoneEnvironment(zone),
-          approval: zoneApproval(zone),
-          choices: allowed,
-          clusterKnown: !zone.cluster || facts.has(zone.cluster),
-          ...(release ? { release: zoneInRelease(release, inRelease) } : {}),
-        };
-      }),
-      can: {
-        updateAllowlist: caller.platformAdmin,
-        // one rule: org admins of the Product's org and platform admins
-        setZoneCluster: mayChange,
-        approveZones: mayChange,
-      },
-    };
-    if (org) {
-      view.org = {
-        name: org.metadata.name,
-        displayName: org.spec.displayName || org.metadata.name,
-      };
-    }
-    if (release) {
-      view.latestRelease = { name: release.metadata.name };
-      if (release.status?.phase)
-        view.latestRelease.phase = release.status.phase;
-      const version = release.status?.version || release.spec.version;
-      if (version) view.latestRelease.version = version;
-    }
-    return view;
+      project,
+    });
   }
 
   /**
@@ -321,41 +238,7 @@ export class PlacementService {
       }
       const orgs = await this.options.kube.listOrganizations();
       const org = findOrgOfNamespace(orgs, namespace);
-      if (
-        !caller.platformAdmin &&
-        !(org && isOrgAdmin(org, caller.userEntityRef))
-      ) {
-        throw new NotAllowedError(
-          `only an org admin of ${
-            org ? `org ${org.metadata.name}` : "the Product's org"
-          } (a member of a team with role org-admin) or a platform admin may set a zone's cluster`,
-        );
-      }
-      if (cluster) {
-        if (!org) {
-          throw new InputError(
-            `cluster: no Organization holds namespace ${namespace}, so the Product has no cluster allowlist to choose from`,
-          );
-        }
-        const allowed = orgAllowlist(org);
-        if (!allowed.includes(cluster)) {
-          throw Object.assign(
-            new InputError(
-              `cluster: ${cluster} is not a cluster org ${
-                org.metadata.name
-              } may use (allowed: ${allowed.join(', ') || 'none'})`,
-            ),
-            {
-              errors: [
-                {
-                  field: 'cluster',
-                  message: `${cluster} is not on org ${org.metadata.name}'s cluster allowlist`,
-                },
-              ],
-            },
-          );
-        }
-      }
+      assertMaySetZoneCluster(org, namespace, cluster, caller);
       const before = zones[index].cluster || undefined;
       const after = cluster ?? undefined;
       if (before === after) return { before, after, changed: false };
