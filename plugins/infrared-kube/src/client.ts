@@ -16,6 +16,7 @@ import {
 import { RequestCounter } from './counter';
 import { KubeApiError } from './errors';
 import { reusingConnections } from './keepAlive';
+import { KeptGets } from './keptGet';
 import { lightGet } from './lightGet';
 import {
   kubeAccessOf,
@@ -80,6 +81,9 @@ export class KubeClient {
   readonly counter: RequestCounter;
   private readonly timeoutMs: number;
   private readonly configuration: Configuration;
+  private readonly kept = new KeptGets(path =>
+    this.authorizedContext('GET', path),
+  );
 
   /** A client for a kubeconfig's text (its current context, else its first). */
   static fromKubeconfig(text: string, options?: KubeClientOptions): KubeClient {
@@ -210,6 +214,23 @@ export class KubeClient {
     const context = await this.authorizedContext('GET', path);
     if (options.accept) context.setHeaderParam('Accept', options.accept);
     this.counter.count('GET');
+    return lightGet<T>(context, signal, options.maxBytes);
+  }
+
+  /**
+   * getLight over one connection kept open for this client's frequent small reads (the probe's):
+   * the request written and its answer read without Node's http client, the credential headers
+   * renewed every 5 minutes and after a 401 (KeptGets). Through a proxy agent it is getLight.
+   */
+  async getKept<T = any>(
+    path: string,
+    signal: AbortSignal = AbortSignal.timeout(this.timeoutMs),
+    options: { maxBytes?: number } = {},
+  ): Promise<T> {
+    this.counter.count('GET');
+    const kept = await this.kept.get<T>(path, signal, options.maxBytes);
+    if (kept) return kept.answer;
+    const context = await this.authorizedContext('GET', path);
     return lightGet<T>(context, signal, options.maxBytes);
   }
 

@@ -66,7 +66,7 @@ export async function probeCluster(
   let step: ProbeStep = 'version';
   try {
     const version = await onceMoreOnReset(() =>
-      client.getLight<{ gitVersion: string }>('/version', signal),
+      client.getKept<{ gitVersion: string }>('/version', signal),
     );
     if (options.knownNodes !== undefined) {
       return {
@@ -81,7 +81,7 @@ export async function probeCluster(
     for (let page = 0; page < 100; page++) {
       const query = new URLSearchParams({ limit: String(limit) });
       if (next) query.set('continue', next);
-      const list = await client.getLight<NodeList>(
+      const list = await client.getKept<NodeList>(
         `/api/v1/nodes?${query}`,
         signal,
       );
