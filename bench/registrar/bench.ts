@@ -168,7 +168,7 @@ async function benchSize(cp: ControlPlane, n: number, run: string) {
       `steady pass: ${steady.writes} writes, ${steady.requests} requests`,
     );
   }
-  return { first, steady, floorFirst, floorSteady };
+  return { first, steady, floorFirst, floorSteady, managedBy, targetNamespace };
 }
 
 export async function main(): Promise<void> {
@@ -194,11 +194,12 @@ export async function main(): Promise<void> {
   );
   const run = Date.now().toString(36);
   try {
-    for (const n of sizes) await benchSize(cp, n, run);
+    let last: { managedBy: string; targetNamespace: string } | undefined;
+    for (const n of sizes) last = await benchSize(cp, n, run);
+    // With --children 0 the new-child latency is measured among the last size's children
+    // (`--sizes 10000 --children 0`: a new child beside 10,000 registered ones).
     const big =
-      children > 0
-        ? await benchSteady(cp, run, children, unrelated)
-        : undefined;
+      children > 0 ? await benchSteady(cp, run, children, unrelated) : last;
     if (latencyChildren > 0) {
       const modes = (arg('latency-modes') ?? 'before,after,backend')
         .split(',')

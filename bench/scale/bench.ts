@@ -104,10 +104,141 @@ async function cpuProfile<T>(file: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+interface Replica {
+  counter: RequestCounter;
+  probeCounter: RequestCounter;
+  reconciler: ClusterReconciler;
+  local: LocalGitPublisher;
+  base: string;
+  /** Registrations this replica's passes published. */
+  published: () => number;
+  stop: () => Promise<void>;
+}
+
+/**
+ * One backend replica as plugin.ts and createClusters wire it: its own clients, prober, reconciler
+ * with a BatchingPublisher over the local gitops repository (shared by the replicas), watch,
+ * ClusterService and REST router on a loopback port. An API write starts a pass over that Cluster
+ * at once on this replica (and calls onWrite).
+ */
+async function startReplica(
+  kubeconfig: string,
+  repoPath: string,
+  { onWrite }: { onWrite: () => void },
+): Promise<Replica> {
+  const counter = new RequestCounter();
+  const probeCounter = new RequestCounter();
+  const client = new KubeClient(kubeConfigFromText(kubeconfig), { counter });
+  const api = managementApi(client);
+  const prober = new KubeClusterProber(client, { counter: probeCounter });
+  const local = new LocalGitPublisher({ path: repoPath });
+  let published = 0;
+  const reconciler = new ClusterReconciler({
+    api,
+    prober,
+    publisher: new BatchingPublisher(local, {
+      maxFilesPerChange: DEFAULT_MAX_FILES_PER_CHANGE,
+    }),
+    managementCluster: 'infrared-mgmt',
+    logger: {
+      ...quiet,
+      info: (message: string) => {
+        if (/registered in the gitops repo/.test(message)) published++;
+      },
+    } as typeof quiet,
+  });
+  const watched = watchClusters(client);
+  await watched.start();
+  const service = new ClusterService({
+    api,
+    managementCluster: 'infrared-mgmt',
+    logger: quiet,
+    listCache: new ClusterListCache(watched),
+    // the registrar's children, listed live beside them (as when the registrar runs)
+    listDiscovered: () => listDiscoveredClusters(api.secrets, {}),
+    onChange: name => {
+      reconciler.reconcile({ names: [name] }).catch(e => quiet.warn(e.message));
+      onWrite();
+    },
+  });
+  const router = await createRouter({
+    httpAuth: {
+      credentials: async () => ({
+        $$type: '@backstage/BackstageCredentials',
+        principal: { type: 'user', userEntityRef: 'user:default/bench' },
+      }),
+    } as any,
+    permissions: {
+      authorize: async (requests: unknown[]) =>
+        requests.map(() => ({ result: AuthorizeResult.ALLOW })),
+    } as any,
+    logger: quiet,
+    clusters: service,
+  });
+  const app = express();
+  app.use('/api/infrared', router);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise(r => server.once('listening', r));
+  const base = `http://127.0.0.1:${
+    (server.address() as AddressInfo).port
+  }/api/infrared`;
+  return {
+    counter,
+    probeCounter,
+    reconciler,
+    local,
+    base,
+    published: () => published,
+    stop: async () => {
+      server.close();
+      await watched.stop();
+    },
+  };
+}
+
+/**
+ * The scheduled pass over every Cluster as a global task: a write asks for a run; asks during a run
+ * make one more run after it (the scheduler refuses a trigger while the task runs, and
+ * ReconcileTrigger asks again); each run on the next replica in turn.
+ */
+class GlobalTask {
+  runs = 0;
+  private running?: Promise<void>;
+  private again = false;
+
+  request(replicas: Replica[]): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        const replica = replicas[this.runs++ % replicas.length];
+        await replica.reconciler
+          .reconcileAll()
+          .catch(e => quiet.warn(e.message));
+      } while (this.again);
+    })().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+}
+
 export async function main(): Promise<void> {
   const scale = arg('clusters', 1000);
   const restSeconds = arg('rest-seconds', 60);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-scale-'));
+  const load = () =>
+    os
+      .loadavg()
+      .map(l => l.toFixed(2))
+      .join(', ');
+  console.log(`load average at the start: ${load()}`);
   console.log('starting a control plane');
   const cp = await startControlPlane({
     clusters: ['management', 'workload-a'],
@@ -121,61 +252,22 @@ export async function main(): Promise<void> {
     const backendKubeconfig = await prepareManagementCluster(management);
     await createNodes(workload, 3, 'bench-node');
 
-    const counter = new RequestCounter();
-    const probeCounter = new RequestCounter();
-    const client = new KubeClient(kubeConfigFromText(backendKubeconfig), {
-      counter,
-    });
-    const api = managementApi(client);
-    const prober = new KubeClusterProber(client, { counter: probeCounter });
-    const local = new LocalGitPublisher({ path: path.join(tmp, 'gitops.git') });
-    const reconciler = new ClusterReconciler({
-      api,
-      prober,
-      publisher: new BatchingPublisher(local, {
-        maxFilesPerChange: DEFAULT_MAX_FILES_PER_CHANGE,
-      }),
-      managementCluster: 'infrared-mgmt',
-      logger: quiet,
-    });
-    // as createClusters wires it: an API write starts a pass over that Cluster at once
-    // as plugin.ts wires it: the REST list reads the Clusters from one watch
-    const watched = watchClusters(client);
-    await watched.start();
-    const service = new ClusterService({
-      api,
-      managementCluster: 'infrared-mgmt',
-      logger: quiet,
-      listCache: new ClusterListCache(watched),
-      // the registrar's children, listed live beside them (as when the registrar runs)
-      listDiscovered: () => listDiscoveredClusters(api.secrets, {}),
-      onChange: name => {
-        reconciler
-          .reconcile({ names: [name] })
-          .catch(e => quiet.warn(e.message));
-      },
-    });
-    const router = await createRouter({
-      httpAuth: {
-        credentials: async () => ({
-          $$type: '@backstage/BackstageCredentials',
-          principal: { type: 'user', userEntityRef: 'user:default/bench' },
+    const replicaCount = arg('replicas', 1);
+    // --task (on with --replicas > 1): an API write also triggers the scheduled pass over every
+    // Cluster, as createClusters does; it runs on one replica at a time, in turn (a global task).
+    const task =
+      replicaCount > 1 || process.argv.includes('--task')
+        ? new GlobalTask()
+        : undefined;
+    const replicas: Replica[] = [];
+    for (let i = 0; i < replicaCount; i++) {
+      replicas.push(
+        await startReplica(backendKubeconfig, path.join(tmp, 'gitops.git'), {
+          onWrite: () => task?.request(replicas),
         }),
-      } as any,
-      permissions: {
-        authorize: async (requests: unknown[]) =>
-          requests.map(() => ({ result: AuthorizeResult.ALLOW })),
-      } as any,
-      logger: quiet,
-      clusters: service,
-    });
-    const app = express();
-    app.use('/api/infrared', router);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise(r => server.once('listening', r));
-    const base = `http://127.0.0.1:${
-      (server.address() as AddressInfo).port
-    }/api/infrared`;
+      );
+    }
+    const { counter, probeCounter, reconciler, local, base } = replicas[0];
     await reconciler.reconcileAll();
     const admin = AdminClient.fromKubeconfig(management.kubeconfig);
     global.gc?.();
@@ -191,16 +283,20 @@ export async function main(): Promise<void> {
     for (let i = 0; i < names.length; i += 50) {
       await Promise.all(
         names.slice(i, i + 50).map(async name => {
-          const res = await fetch(`${base}/v1/clusters`, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({
-              name,
-              kubeconfig: aliases.kubeconfigs[names.indexOf(name)],
-              flavor: 'k3s',
-              provider: 'local',
-            }),
-          });
+          const at = names.indexOf(name);
+          const res = await fetch(
+            `${replicas[at % replicas.length].base}/v1/clusters`,
+            {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({
+                name,
+                kubeconfig: aliases.kubeconfigs[at],
+                flavor: 'k3s',
+                provider: 'local',
+              }),
+            },
+          );
           if (res.status !== 201) {
             throw new Error(`POST ${name}: ${res.status} ${await res.text()}`);
           }
@@ -234,9 +330,9 @@ export async function main(): Promise<void> {
       await sleep(500);
     }
     const allRegistered = Date.now() - t0;
-    const changes = (await local.listPullRequests()).filter(
-      p => p.merged,
-    ).length;
+    await task?.settled();
+    const pulls = await local.listPullRequests();
+    const changes = pulls.filter(p => p.merged).length;
     console.log(
       `\n${scale} clusters POSTed in ${(posted / 1000).toFixed(
         1,
@@ -247,8 +343,21 @@ export async function main(): Promise<void> {
       )}; before: 180 s for 1,000 inCluster Clusters]`,
     );
     console.log(
-      `  gitops: ${changes} merged changes (pull requests) in all for ${scale} registrations`,
+      `  gitops: ${changes} merged changes (pull requests) in all for ${scale} registrations (${
+        pulls.length - changes
+      } not merged); ${replicas.length} replica(s)${
+        task ? `, ${task.runs} scheduled passes triggered by the writes` : ''
+      }`,
     );
+    if (replicas.length > 1) {
+      replicas.forEach((r, i) =>
+        console.log(
+          `  replica ${i}: ${r.published()} registrations published, management API ${
+            r.counter.total
+          } requests`,
+        ),
+      );
+    }
 
     // 2. Steady passes: management requests, connections to the workload API server
     const workloadPorts = new Set(
@@ -304,16 +413,19 @@ export async function main(): Promise<void> {
     for (let i = 0; i < 5; i++) {
       const name = `scale-new-${i}`;
       const t = performance.now();
-      const res = await fetch(`${base}/v1/clusters`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          name,
-          kubeconfig: aliases.kubeconfigs[scale + i],
-          flavor: 'k3s',
-          provider: 'local',
-        }),
-      });
+      const res = await fetch(
+        `${replicas[i % replicas.length].base}/v1/clusters`,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            name,
+            kubeconfig: aliases.kubeconfigs[scale + i],
+            flavor: 'k3s',
+            provider: 'local',
+          }),
+        },
+      );
       if (res.status !== 201) throw new Error(`POST ${name}: ${res.status}`);
       for (let j = 0; j < 3000; j++) {
         const got = await admin.must(
@@ -378,8 +490,9 @@ export async function main(): Promise<void> {
         heapAfter,
       )} MB`,
     );
-    server.close();
-    await watched.stop();
+    console.log(`  load average at the end: ${load()}`);
+    await task?.settled();
+    for (const r of replicas) await r.stop();
   } finally {
     stopAliases();
     await cp.stop();
