@@ -6,7 +6,10 @@ import {
   KubeClient as AdminClient,
   uniqueName,
 } from '@internal/devenv';
-import type { ReleaseResource } from '@infrared-clusters/plugin-infrared-common';
+import type {
+  ReleaseResource,
+  ReleaseStatus,
+} from '@infrared-clusters/plugin-infrared-common';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +17,10 @@ import {
   startBackendOnControlPlane,
   type BackendOnControlPlane,
 } from '../__testUtils__/backendOnControlPlane';
+import { placementObjects } from '../__testUtils__/placementObjects';
 import { LocalGitPublisher } from '../gitops';
 import { bare } from '../gitops/__testUtils__/gitRepos';
-import { deleteApplications } from './__testUtils__/argocd';
+import { deleteApplications, putAppProject } from './__testUtils__/argocd';
 import { RELEASE_GATE_TASK_ID } from './createPlacement';
 
 jest.setTimeout(180_000);
@@ -61,41 +65,17 @@ describe('release zone approvals on a real control plane', () => {
     (await release(name)).status?.zones?.find(s => s.name === z);
   const gatePass = () => backend.pass(RELEASE_GATE_TASK_ID);
 
-  async function makeProduct(name: string, zoneName: string) {
-    await admin.must('POST', `${API}/namespaces/${ns}/products`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Product',
-      metadata: { name, namespace: ns },
-      spec: {
-        displayName: name,
-        repos: [{ name }],
-        // environment release: approval human by default
-        delivery: {
-          zones: [{ name: zoneName, cluster: edge, environment: 'release' }],
-        },
-      },
-    });
-  }
-
-  async function makeRelease(
+  const objects = placementObjects(admin);
+  // environment release: approval human by default
+  const makeProduct = (name: string, zoneName: string) =>
+    objects.createProduct(ns, name, [
+      { name: zoneName, cluster: edge, environment: 'release' },
+    ]);
+  const makeRelease = (
     name: string,
     productName: string,
-    status: Record<string, unknown>,
-  ) {
-    await admin.must('POST', `${API}/namespaces/${ns}/releases`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Release',
-      metadata: { name, namespace: ns },
-      spec: { productRef: { name: productName }, version: 'v1.0.0' },
-    });
-    await admin.must(
-      'PATCH',
-      `${API}/namespaces/${ns}/releases/${name}/status`,
-      { status },
-      [],
-      'application/merge-patch+json',
-    );
-  }
+    status: Partial<ReleaseStatus>,
+  ) => objects.createRelease(ns, name, productName, status);
 
   beforeAll(async () => {
     await new LocalGitPublisher({ path: path.join(tmp, 'gitops.git') }).publish(
@@ -142,69 +122,20 @@ describe('release zone approvals on a real control plane', () => {
         }).factory,
       ],
     });
-    await admin.must('POST', `${API}/organizations`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Organization',
-      metadata: { name: org },
-      spec: {
-        displayName: 'Approvals org',
-        clusterAllowlist: [edge],
-        teams: [
-          { name: 'leads', role: 'org-admin', members: [OLGA] },
-          { name: 'devs', role: 'member', members: [UNA] },
-        ],
-      },
+    await objects.createOrganization(org, {
+      displayName: 'Approvals org',
+      clusterAllowlist: [edge],
+      teams: [
+        { name: 'leads', role: 'org-admin', members: [OLGA] },
+        { name: 'devs', role: 'member', members: [UNA] },
+      ],
     });
-    await admin.must('POST', '/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: ns },
-    });
-    await admin.must('POST', `${API}/clusters`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: { name: edge },
-      spec: { type: 'workload', provider: 'local' },
-    });
-    await admin.must(
-      'PATCH',
-      `${API}/clusters/${edge}/status`,
-      {
-        status: {
-          conditions: [
-            {
-              type: 'Registered',
-              status: 'True',
-              reason: 'Registered',
-              message: 'registered',
-              lastTransitionTime: new Date()
-                .toISOString()
-                .replace(/\.\d+Z$/, 'Z'),
-            },
-          ],
-        },
-      },
-      [],
-      'application/merge-patch+json',
-    );
+    await objects.createCluster(edge);
     // the zones' destinations, and the Namespace their Applications create (CreateNamespace=true)
-    await admin.must(
-      'POST',
-      `/apis/argoproj.io/v1alpha1/namespaces/argocd/appprojects`,
-      {
-        apiVersion: 'argoproj.io/v1alpha1',
-        kind: 'AppProject',
-        metadata: { name: project, namespace: 'argocd' },
-        spec: {
-          sourceRepos: ['*'],
-          destinations: [
-            { name: edge, namespace: zone },
-            { name: edge, namespace: cartZone },
-          ],
-          clusterResourceWhitelist: [{ group: '', kind: 'Namespace' }],
-        },
-      },
-    );
+    await putAppProject(admin, project, [
+      { name: edge, namespace: zone },
+      { name: edge, namespace: cartZone },
+    ]);
     await makeProduct('checkout', zone);
     await makeProduct('cart', cartZone);
     await makeRelease('checkout-v1', 'checkout', { phase: 'Promoting' });

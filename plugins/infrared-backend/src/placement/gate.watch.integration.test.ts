@@ -3,6 +3,7 @@ import {
   startBackendOnControlPlane,
   type BackendOnControlPlane,
 } from '../__testUtils__/backendOnControlPlane';
+import { placementObjects } from '../__testUtils__/placementObjects';
 import { putAppProject } from './__testUtils__/argocd';
 import { RELEASE_GATE_TASK_ID } from './createPlacement';
 
@@ -33,24 +34,10 @@ describe('the release gate on a watch (real control plane)', () => {
   const figures: Record<string, number> = {};
 
   const send = (url: string) => backend.send('get', url);
-  const merge = (url: string, body: unknown) =>
-    admin.must('PATCH', url, body, [], 'application/merge-patch+json');
+  let objects: ReturnType<typeof placementObjects>;
+  const merge = (url: string, body: unknown) => objects.merge(url, body);
   const setRegistered = (cluster: string, status: 'True' | 'False') =>
-    merge(`${API}/clusters/${cluster}/status`, {
-      status: {
-        conditions: [
-          {
-            type: 'Registered',
-            status,
-            reason: status === 'True' ? 'Registered' : 'WaitingForConnected',
-            message: status === 'True' ? 'registered' : 'not connected yet',
-            lastTransitionTime: new Date()
-              .toISOString()
-              .replace(/\.\d+Z$/, 'Z'),
-          },
-        ],
-      },
-    });
+    objects.setRegistered(cluster, status);
   const setZoneCluster = (cluster: string) =>
     merge(`${API}/namespaces/${ns}/products/checkout`, {
       spec: { delivery: { zones: [{ name: zone, cluster }] } },
@@ -91,46 +78,19 @@ describe('the release gate on a watch (real control plane)', () => {
       // what the release gate finds when it starts
       beforeStart: async world => {
         admin = world.admin;
-        await admin.must('POST', `${API}/organizations`, {
-          apiVersion: 'infrared.darkshift.io/v1alpha1',
-          kind: 'Organization',
-          metadata: { name: org },
-          spec: { displayName: 'Watch org' },
-        });
-        await admin.must('POST', '/api/v1/namespaces', {
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name: ns },
-        });
-        for (const name of [edge, other]) {
-          await admin.must('POST', `${API}/clusters`, {
-            apiVersion: 'infrared.darkshift.io/v1alpha1',
-            kind: 'Cluster',
-            metadata: { name },
-            spec: { type: 'workload', provider: 'local' },
-          });
-        }
-        await setRegistered(edge, 'False');
-        await setRegistered(other, 'True');
-        await admin.must('POST', `${API}/namespaces/${ns}/products`, {
-          apiVersion: 'infrared.darkshift.io/v1alpha1',
-          kind: 'Product',
-          metadata: { name: 'checkout', namespace: ns },
-          spec: {
-            displayName: 'Checkout',
-            repos: [{ name: 'checkout' }],
-            delivery: { zones: [{ name: zone, cluster: edge }] },
-          },
-        });
+        objects = placementObjects(admin);
+        await objects.createOrganization(org, { displayName: 'Watch org' });
+        await objects.createCluster(edge, 'False');
+        await objects.createCluster(other, 'True');
+        await objects.createProduct(
+          ns,
+          'checkout',
+          [{ name: zone, cluster: edge }],
+          'Checkout',
+        );
         await putAppProject(admin, project, [{ name: edge, namespace: zone }]);
-        await admin.must('POST', `${API}/namespaces/${ns}/releases`, {
-          apiVersion: 'infrared.darkshift.io/v1alpha1',
-          kind: 'Release',
-          metadata: { name: 'checkout-v1', namespace: ns },
-          spec: { productRef: { name: 'checkout' }, version: 'v1.0.0' },
-        });
-        await merge(`${API}/namespaces/${ns}/releases/checkout-v1/status`, {
-          status: { phase: 'Promoting' },
+        await objects.createRelease(ns, 'checkout-v1', 'checkout', {
+          phase: 'Promoting',
         });
       },
     });

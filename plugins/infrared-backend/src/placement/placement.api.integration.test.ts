@@ -7,6 +7,7 @@ import {
   startBackendOnControlPlane,
   type BackendOnControlPlane,
 } from '../__testUtils__/backendOnControlPlane';
+import { placementObjects } from '../__testUtils__/placementObjects';
 import { putAppProject } from './__testUtils__/argocd';
 
 jest.setTimeout(120_000);
@@ -39,54 +40,15 @@ describe('placement routes on a real control plane', () => {
       argoCrds: true,
       infrared: { placement: { project } },
     });
-    await admin.must('POST', `${API}/organizations`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Organization',
-      metadata: { name: org },
-      spec: { displayName: 'API org' },
-    });
-    await admin.must('POST', '/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: ns },
-    });
-    await admin.must('POST', `${API}/clusters`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: { name: edge },
-      spec: { type: 'workload', provider: 'local' },
-    });
-    await admin.must(
-      'PATCH',
-      `${API}/clusters/${edge}/status`,
-      {
-        status: {
-          conditions: [
-            {
-              type: 'Registered',
-              status: 'True',
-              reason: 'Registered',
-              message: 'registered',
-              lastTransitionTime: new Date()
-                .toISOString()
-                .replace(/\.\d+Z$/, 'Z'),
-            },
-          ],
-        },
-      },
-      [],
-      'application/merge-patch+json',
+    const objects = placementObjects(admin);
+    await objects.createOrganization(org, { displayName: 'API org' });
+    await objects.createCluster(edge);
+    await objects.createProduct(
+      ns,
+      'checkout',
+      [{ name: zone, cluster: edge }],
+      'Checkout',
     );
-    await admin.must('POST', `${API}/namespaces/${ns}/products`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Product',
-      metadata: { name: 'checkout', namespace: ns },
-      spec: {
-        displayName: 'Checkout',
-        repos: [{ name: 'checkout' }],
-        delivery: { zones: [{ name: zone, cluster: edge }] },
-      },
-    });
     await putAppProject(admin, project, [{ name: edge, namespace: zone }]);
   });
 

@@ -15,6 +15,7 @@ import {
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { placementObjects } from '../__testUtils__/placementObjects';
 import { prepareManagementCluster } from '../clusters/__testUtils__/managementCluster';
 import { bare } from '../gitops/__testUtils__/gitRepos';
 import { LocalGitPublisher } from '../gitops';
@@ -68,28 +69,8 @@ describe('placement on a real control plane', () => {
         `${z.phase}/${z.reason}`,
       ]),
     );
-  const setRegistered = (cluster: string, status: 'True' | 'False') =>
-    admin.must(
-      'PATCH',
-      `${API}/clusters/${cluster}/status`,
-      {
-        status: {
-          conditions: [
-            {
-              type: 'Registered',
-              status,
-              reason: status === 'True' ? 'Registered' : 'WaitingForConnected',
-              message: status === 'True' ? 'registered' : 'not connected yet',
-              lastTransitionTime: new Date()
-                .toISOString()
-                .replace(/\.\d+Z$/, 'Z'),
-            },
-          ],
-        },
-      },
-      [],
-      'application/merge-patch+json',
-    );
+  const objects = placementObjects(admin);
+  const setRegistered = objects.setRegistered;
   const rcPath = `registry/clusters/${mgmt}/components/product-${rc}.yaml`;
   const prodPath = `registry/clusters/${slow}/components/product-${prod}.yaml`;
   const commitsTouching = (file: string) =>
@@ -130,60 +111,21 @@ describe('placement on a real control plane', () => {
       logger,
     });
 
-    await admin.must('POST', `${API}/organizations`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Organization',
-      metadata: { name: org },
-      spec: { displayName: 'Integration org' },
-    });
-    await admin.must('POST', '/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: ns },
-    });
-    for (const name of [edge, slow]) {
-      await admin.must('POST', `${API}/clusters`, {
-        apiVersion: 'infrared.darkshift.io/v1alpha1',
-        kind: 'Cluster',
-        metadata: { name },
-        spec: { type: 'workload', provider: 'local' },
-      });
-    }
-    await setRegistered(edge, 'True');
-    await setRegistered(slow, 'False');
-    await admin.must('POST', `${API}/namespaces/${ns}/products`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Product',
-      metadata: { name: 'checkout', namespace: ns },
-      spec: {
-        displayName: 'Checkout',
-        repos: [{ name: 'checkout' }],
-        delivery: {
-          zones: [
-            { name: rc },
-            {
-              name: prod,
-              cluster: edge,
-              environment: 'release',
-              approval: 'auto',
-            },
-          ],
-        },
-      },
-    });
-    await admin.must('POST', `${API}/namespaces/${ns}/releases`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Release',
-      metadata: { name: 'checkout-v1', namespace: ns },
-      spec: { productRef: { name: 'checkout' }, version: 'v1.0.0' },
-    });
-    await admin.must(
-      'PATCH',
-      `${API}/namespaces/${ns}/releases/checkout-v1/status`,
-      { status: { phase: 'Promoting' } },
-      [],
-      'application/merge-patch+json',
+    await objects.createOrganization(org, { displayName: 'Integration org' });
+    await objects.createCluster(edge, 'True');
+    await objects.createCluster(slow, 'False');
+    await objects.createProduct(
+      ns,
+      'checkout',
+      [
+        { name: rc },
+        { name: prod, cluster: edge, environment: 'release', approval: 'auto' },
+      ],
+      'Checkout',
     );
+    await objects.createRelease(ns, 'checkout-v1', 'checkout', {
+      phase: 'Promoting',
+    });
   });
 
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import type { ProductZone } from '@infrared-clusters/plugin-infrared-common';
 import {
   getTestControlPlane,
   KubeClient as AdminClient,
@@ -7,6 +8,7 @@ import {
   startBackendOnControlPlane,
   type BackendOnControlPlane,
 } from '../__testUtils__/backendOnControlPlane';
+import { placementObjects } from '../__testUtils__/placementObjects';
 import { putAppProject } from './__testUtils__/argocd';
 
 jest.setTimeout(180_000);
@@ -39,46 +41,10 @@ describe('removing a cluster that zones use, on a real control plane', () => {
   const allowlistOf = async (org: string) =>
     (await admin.must('GET', `${API}/organizations/${org}`)).body.spec
       .clusterAllowlist;
-  const createCluster = async () => {
-    await admin.must('POST', `${API}/clusters`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: { name: edge },
-      spec: { type: 'workload', provider: 'local' },
-    });
-    await admin.must(
-      'PATCH',
-      `${API}/clusters/${edge}/status`,
-      {
-        status: {
-          conditions: [
-            {
-              type: 'Registered',
-              status: 'True',
-              reason: 'Registered',
-              message: 'registered',
-              lastTransitionTime: new Date()
-                .toISOString()
-                .replace(/\.\d+Z$/, 'Z'),
-            },
-          ],
-        },
-      },
-      [],
-      'application/merge-patch+json',
-    );
-  };
-  const product = (ns: string, name: string, zones: unknown[]) =>
-    admin.must('POST', `${API}/namespaces/${ns}/products`, {
-      apiVersion: 'infrared.darkshift.io/v1alpha1',
-      kind: 'Product',
-      metadata: { name, namespace: ns },
-      spec: {
-        displayName: name,
-        repos: [{ name }],
-        delivery: { zones },
-      },
-    });
+  const objects = placementObjects(admin);
+  const createCluster = () => objects.createCluster(edge);
+  const product = (ns: string, name: string, zones: ProductZone[]) =>
+    objects.createProduct(ns, name, zones);
 
   beforeAll(async () => {
     backend = await startBackendOnControlPlane({
@@ -90,16 +56,8 @@ describe('removing a cluster that zones use, on a real control plane', () => {
       [orgA, [edge]],
       [orgB, [edge, other]],
     ] as const) {
-      await admin.must('POST', `${API}/organizations`, {
-        apiVersion: 'infrared.darkshift.io/v1alpha1',
-        kind: 'Organization',
-        metadata: { name: org },
-        spec: { displayName: org, clusterAllowlist: allowlist },
-      });
-      await admin.must('POST', '/api/v1/namespaces', {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: `ir-org-${org}` },
+      await objects.createOrganization(org, {
+        clusterAllowlist: [...allowlist],
       });
     }
     await createCluster();
