@@ -66,6 +66,17 @@ describe('a Cluster a replica accepted just now (two replicas, issue 25)', () =>
     expect(keys(publisher)).toEqual(['cluster-fresh', 'cluster-settled']);
   });
 
+  it('is reconciled by every pass once its fast path wrote its status', async () => {
+    const { api, publisher, reconciler } = setup();
+    await acceptedElsewhere(api, 'fresh', 5_000);
+    await reconciler.reconcile({ names: ['fresh'] });
+    await api.secrets.delete('argocd', 'cluster-fresh');
+    await reconciler.reconcileAll();
+    // the pass saw it (the Argo CD Secret it lost is written again)
+    expect(api.secretStore.has('argocd/cluster-fresh')).toBe(true);
+    expect(keys(publisher)).toEqual(['cluster-fresh']);
+  });
+
   it('is taken over by the first pass after ACCEPTED_FAST_PATH_MS (the replica stopped before its pass)', async () => {
     const { api, publisher, reconciler } = setup();
     await acceptedElsewhere(api, 'orphan', ACCEPTED_FAST_PATH_MS);

@@ -32,8 +32,13 @@ export function stampAccepted(
   };
 }
 
-/** Whether a replica's API accepted this Cluster less than ACCEPTED_FAST_PATH_MS before `now`. */
+/**
+ * Whether a replica's API accepted this Cluster less than ACCEPTED_FAST_PATH_MS before `now` and its
+ * fast path has not written its status yet (it writes it once, after the publish): from then on
+ * every pass reconciles it as any other.
+ */
 export function leftToFastPath(cluster: ClusterResource, now: Date): boolean {
+  if (cluster.status?.conditions?.length) return false;
   const at = Date.parse(
     cluster.metadata.annotations?.[ACCEPTED_AT_ANNOTATION] ?? '',
   );
