@@ -56,7 +56,7 @@ export type GetClusterAllowlist = {
  * @public
  */
 export type GetHealth = {
-  response: HealthStatus;
+  response: HealthStatus | ModelError;
 };
 /**
  * @public
