@@ -8,6 +8,7 @@ import { KubeApiError } from '@infrared-clusters/infrared-kube';
 import { InMemoryManagementApi } from '@infrared-clusters/infrared-kube/testUtils';
 import { FakeProber, RecordingPublisher } from '../api/__testUtils__/harness';
 import { kubeconfigText } from './__testUtils__/fixtures';
+import { stampAccepted } from './accepted';
 import { REGISTERED_FILES_ANNOTATION } from './plan';
 import { ClusterReconciler } from './reconciler';
 import { BatchingPublisher } from '../gitops';
@@ -403,6 +404,30 @@ describe('ClusterReconciler', () => {
       expect(
         condition(api.clusterStore.get('infrared-mgmt'), 'Registered'),
       ).toMatchObject({ status: 'True', reason: 'ManagementCluster' });
+    });
+  });
+
+  it("does not wait for a fast path once this replica's own has run: a pass right after it sees the server stop", async () => {
+    const { api, prober, reconciler } = setup();
+    await api.secrets.create(
+      kubeconfigSecret({ clusterName: 'edge', kubeconfig: kubeconfigText() }),
+    );
+    // accepted by this replica's API just now, as ClusterService stamps it
+    await api.clusters.create(
+      stampAccepted(
+        clusterForRequest({ name: 'edge', kubeconfig: kubeconfigText() }),
+        new Date(),
+      ),
+    );
+    await reconciler.reconcile({ names: ['edge'] });
+    expect(condition(api.clusterStore.get('edge'), 'Registered')?.status).toBe(
+      'True',
+    );
+    prober.result = { ok: false, reason: 'Unreachable', message: 'down' };
+    await reconciler.reconcileAll();
+    expect(condition(api.clusterStore.get('edge'), 'Connected')).toMatchObject({
+      status: 'False',
+      reason: 'Unreachable',
     });
   });
 

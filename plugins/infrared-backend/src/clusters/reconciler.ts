@@ -150,13 +150,17 @@ export class ClusterReconciler {
   /**
    * A pass over every Cluster skips one a pass over named Clusters had in hand since it started
    * (this process), and one a replica's API accepted just now: that replica's fast path has it.
+   * Once this process's own fast path has read it (`freshAt`), that fast path is done (the lock is
+   * free), so nothing is left to wait for: a pass right after it sees what changed since.
    */
   private handledElsewhere(target: Target, started: number): boolean {
     const { name, listed } = target;
     return (
       this.lock.busy(name) ||
       (this.freshAt.get(name) ?? 0) >= started ||
-      (!!listed && leftToFastPath(listed.cluster, this.clock()))
+      (!!listed &&
+        !this.freshAt.has(name) &&
+        leftToFastPath(listed.cluster, this.clock()))
     );
   }
 
