@@ -3,6 +3,8 @@ import { setupServer } from 'msw/node';
 import {
   clusterRemovalMessage,
   goneAllowlistEntries,
+  pageClusters,
+  readClusterListParams,
   type ClusterTemplate,
   type ProvisioningRunnerView,
   type ClusterView,
@@ -28,6 +30,8 @@ function freshState() {
   return {
     clusters: [] as ClusterView[],
     requests: [] as RecordedRequest[],
+    /** The query of each GET /v1/clusters, in order (its parameters as sent). */
+    listQueries: [] as Record<string, string>[],
     /** Set to answer every list request with this status and message. */
     listFailure: undefined as undefined | { status: number; message: string },
     /** Set to answer POST with this status and body. */
@@ -70,15 +74,32 @@ function freshState() {
 export function createFakeApi() {
   const state = freshState();
   const server = setupServer(
-    http.get(`${BASE}/v1/clusters`, () => {
+    http.get(`${BASE}/v1/clusters`, ({ request }) => {
       state.requests.push({ method: 'GET', path: '/v1/clusters' });
+      const query = Object.fromEntries(new URL(request.url).searchParams);
+      state.listQueries.push(query);
       if (state.listFailure) {
         return HttpResponse.json(
           { error: { name: 'Error', message: state.listFailure.message } },
           { status: state.listFailure.status },
         );
       }
-      return HttpResponse.json({ items: state.clusters });
+      // the backend's own reading, filters, sort and pages (-common), over state.clusters
+      const read = readClusterListParams(query);
+      if ('errors' in read) {
+        return HttpResponse.json(
+          { error: { name: 'InputError', message: read.errors[0].message } },
+          { status: 400 },
+        );
+      }
+      const { org, ...params } = read.params;
+      const allowed = state.orgs.find(o => o.name === org)?.clusterAllowlist;
+      return HttpResponse.json(
+        pageClusters(state.clusters, {
+          ...params,
+          ...(org ? { names: new Set(allowed ?? []) } : {}),
+        }),
+      );
     }),
     http.get(`${BASE}/v1/clusters/:name`, ({ params }) => {
       state.requests.push({

@@ -5,6 +5,7 @@ import { InfraredApiClient } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../api';
 import { setUpFakeApi } from '../__testUtils__/fakeApi';
 import { registered } from '../__testUtils__/fixtures';
+import { DEFAULT_QUERY } from '../lib/clustersQuery';
 import { useClusterList } from './useClusterList';
 
 const { state } = setUpFakeApi();
@@ -20,7 +21,7 @@ function renderList() {
     </TestApiProvider>
   );
   // A long interval: the tests refresh by hand.
-  return renderHook(() => useClusterList(60_000), { wrapper });
+  return renderHook(() => useClusterList(DEFAULT_QUERY, 60_000), { wrapper });
 }
 
 const names = (list?: { name: string }[]) => list?.map(c => c.name);

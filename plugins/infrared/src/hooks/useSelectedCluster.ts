@@ -3,7 +3,8 @@ import { useLocation, useNavigate, useParams } from 'react-router-dom';
 
 /**
  * The cluster whose panel is open, kept in the URL: `/clusters/<name>` opens it, so a panel has a
- * link of its own (issue 23.4), and back closes it. Where the page is not mounted under a splat
+ * link of its own (issue 23.4), and back closes it; the page's query (search, filters, sort) stays
+ * in the URL when a panel opens or closes. Where the page is not mounted under a splat
  * route (an app of the old frontend system that mounts it at an exact path), it is local state.
  */
 export function useSelectedCluster(): {
@@ -21,12 +22,16 @@ export function useSelectedCluster(): {
       : location.pathname
           .slice(0, location.pathname.length - rest.length)
           .replace(/\/$/, '');
+  const search = location.search;
   const select = useCallback(
     (name?: string) => {
       if (base === undefined) setLocal(name);
-      else navigate(name ? `${base}/${encodeURIComponent(name)}` : base || '/');
+      else {
+        const path = name ? `${base}/${encodeURIComponent(name)}` : base || '/';
+        navigate(`${path}${search}`);
+      }
     },
-    [base, navigate],
+    [base, navigate, search],
   );
   if (rest === undefined) return { selected: local, select };
   const first = rest.split('/')[0];

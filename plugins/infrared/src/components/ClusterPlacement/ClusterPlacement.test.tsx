@@ -136,11 +136,14 @@ describe('placement on the Clusters page', () => {
         panel.getByRole('checkbox', { name: 'Allow globex' }),
       ).not.toBeChecked(),
     );
-    expect(state.requests.at(-3)).toEqual({
-      method: 'PUT',
-      path: '/v1/orgs/globex/cluster-allowlist',
-      body: { clusters: ['edge-2'] },
-    });
+    // the PUT, then the orgs and zones read again (they may land after the box changed)
+    await waitFor(() =>
+      expect(state.requests.at(-3)).toEqual({
+        method: 'PUT',
+        path: '/v1/orgs/globex/cluster-allowlist',
+        body: { clusters: ['edge-2'] },
+      }),
+    );
   });
 
   it("says why when the server refuses, and leaves the box as the org's list is", async () => {

@@ -2,17 +2,12 @@ import { useState } from 'react';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
-import {
-  goneAllowlistEntries,
-  type OrganizationView,
-} from '@infrared-clusters/plugin-infrared-common';
 import type { Allowance } from '../../hooks/useClusterPermissions';
+import type { GoneEntry } from '../../hooks/useGoneAllowlists';
 
 export interface GoneAllowlistsProps {
-  /** Every Organization; undefined while loading. */
-  orgs?: OrganizationView[];
-  /** The names of every cluster the page lists. */
-  clusters: string[];
+  /** The entries naming a cluster that is gone (useGoneAllowlists). */
+  gone: GoneEntry[];
   allowance: Allowance;
   onTakeOff: (org: string, cluster: string) => Promise<void>;
 }
@@ -23,19 +18,12 @@ export interface GoneAllowlistsProps {
  * a cluster registered later under that name would be allowed by the entry.
  */
 export const GoneAllowlists = ({
-  orgs,
-  clusters,
+  gone,
   allowance,
   onTakeOff,
 }: GoneAllowlistsProps) => {
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState<string>();
-  const gone = (orgs ?? []).flatMap(org =>
-    goneAllowlistEntries(org.clusterAllowlist, clusters).map(cluster => ({
-      org: org.name,
-      cluster,
-    })),
-  );
   if (!gone.length) return null;
 
   const takeOff = async (org: string, cluster: string) => {

@@ -1,6 +1,4 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import Typography from '@material-ui/core/Typography';
-import Alert from '@material-ui/lab/Alert';
 import {
   Content,
   ContentHeader,
@@ -11,16 +9,20 @@ import type { ClusterRemovalView } from '@infrared-clusters/plugin-infrared-comm
 import { useClusterList } from '../../hooks/useClusterList';
 import { useClusterPlacement } from '../../hooks/useClusterPlacement';
 import { placementOf } from '../../lib/clusterPlacement';
-import { useClusterPermissions } from '../../hooks/useClusterPermissions';
-import { filterClusters, StatusFilter } from '../../lib/filterClusters';
-import { ClusterPanel } from '../ClusterPanel';
-import { GoneAllowlists } from '../ClusterPlacement';
-import { ClustersTable } from '../ClustersTable';
-import { ClustersToolbar } from '../ClustersToolbar';
-import { Loading, LoadError, NoClusters, NoMatches } from '../ClustersStates';
-import { RegisterClusterButton } from '../RegisterCluster/RegisterClusterButton';
-import { InstallationNotice } from './InstallationNotice';
+import {
+  useClusterPermissions,
+  type ClusterPermissions,
+} from '../../hooks/useClusterPermissions';
+import { useClustersQuery } from '../../hooks/useClustersQuery';
+import { useGoneAllowlists } from '../../hooks/useGoneAllowlists';
 import { useSelectedCluster } from '../../hooks/useSelectedCluster';
+import { useSelectedClusterView } from '../../hooks/useSelectedClusterView';
+import { isFiltered } from '../../lib/clustersQuery';
+import { ClusterPanel } from '../ClusterPanel';
+import { RegisterClusterButton } from '../RegisterCluster/RegisterClusterButton';
+import { ClustersBody } from './ClustersBody';
+import { InstallationNotice } from './InstallationNotice';
+import { PageNotices } from './PageNotices';
 import { useRegisterRequest } from './useRegisterRequest';
 
 // The form and the kubeconfig checks (yaml, zod) load when the dialog opens, not with the table.
@@ -42,137 +44,103 @@ export interface ClustersPageProps {
   pollIntervalMs?: number;
 }
 
-const ClustersContent = ({
-  pollIntervalMs = DEFAULT_POLL_INTERVAL_MS,
-}: ClustersPageProps) => {
-  const list = useClusterList(pollIntervalMs);
-  const permissions = useClusterPermissions();
+/** The page's list and what it loads beside it: the query (URL), placement, the open panel. */
+function useClustersPageData(pollIntervalMs: number) {
+  const search = useClustersQuery();
+  const list = useClusterList(search.query, pollIntervalMs);
   const placement = useClusterPlacement();
-  const [text, setText] = useState('');
-  const [status, setStatus] = useState<StatusFilter>('all');
-  const { selected, select: setSelected } = useSelectedCluster();
-  // `?register=<name>` (the placement card's "Register it") opens the form with the name filled in.
-  const request = useRegisterRequest();
-  const [registering, setRegistering] = useState(request.name !== undefined);
-
-  const all = list.clusters;
-  const shown = useMemo(
-    () => (all ? filterClusters(all, text, status) : []),
-    [all, text, status],
+  const { selected, select } = useSelectedCluster();
+  const cluster = useSelectedClusterView(
+    selected,
+    list.clusters,
+    list.generation,
   );
-  const selectedCluster = all?.find(c => c.name === selected);
-  const { refresh, forget } = list;
+  const names = useMemo(() => list.clusters?.map(c => c.name), [list.clusters]);
+  const gone = useGoneAllowlists(
+    placement.orgs,
+    names,
+    !list.hasMore && !isFiltered(search.query),
+    list.overall,
+  );
+  return { search, list, placement, selected, select, cluster, gone };
+}
+
+/** Whether the user may neither register nor remove (once the checks answered). */
+function isReadOnly({ register, remove }: ClusterPermissions) {
+  return (
+    !register.allowed &&
+    !register.checking &&
+    !remove.allowed &&
+    !remove.checking
+  );
+}
+
+/** The last removal's answer, and what a removal does to the page: panel closed, list updated. */
+function useRemoval(
+  list: { forget: (name: string) => void; refresh: () => Promise<void> },
+  select: (name?: string) => void,
+) {
   const [removal, setRemoval] = useState<ClusterRemovalView>();
+  const { forget, refresh } = list;
   const onRemoved = useCallback(
     (name: string, answer: ClusterRemovalView) => {
       setRemoval(answer);
-      setSelected(undefined);
+      select(undefined);
       forget(name);
       refresh();
     },
-    [forget, refresh, setSelected],
+    [forget, refresh, select],
   );
+  return { removal, setRemoval, onRemoved };
+}
 
-  const readOnly =
-    !permissions.register.allowed &&
-    !permissions.register.checking &&
-    !permissions.remove.allowed &&
-    !permissions.remove.checking;
-
-  let body;
-  if (!all && list.error) {
-    body = <LoadError error={list.error} onRetry={refresh} />;
-  } else if (!all) {
-    body = <Loading />;
-  } else if (all.length === 0) {
-    body = <NoClusters canRegister={permissions.register.allowed} />;
-  } else {
-    body = (
-      <>
-        <ClustersToolbar
-          text={text}
-          onText={setText}
-          status={status}
-          onStatus={setStatus}
-          shown={shown.length}
-          total={all.length}
-          inProgress={list.inProgress}
-          pollIntervalMs={list.pollDelayMs}
-          onRefresh={refresh}
-        />
-        {list.error && (
-          <Alert severity="warning" style={{ marginBottom: 16 }}>
-            Refreshing failed: {list.error.message}. The table shows the last
-            list that loaded.
-          </Alert>
-        )}
-        {shown.length ? (
-          <ClustersTable
-            clusters={shown}
-            filterKey={`${status}|${text}`}
-            onOpen={setSelected}
-            placement={placement.byCluster}
-          />
-        ) : (
-          <NoMatches
-            total={all.length}
-            onClear={() => {
-              setText('');
-              setStatus('all');
-            }}
-          />
-        )}
-      </>
-    );
-  }
+const ClustersContent = ({
+  pollIntervalMs = DEFAULT_POLL_INTERVAL_MS,
+}: ClustersPageProps) => {
+  const { search, list, placement, select, cluster, gone } =
+    useClustersPageData(pollIntervalMs);
+  const permissions = useClusterPermissions();
+  // `?register=<name>` (the placement card's "Register it") opens the form with the name filled in.
+  const request = useRegisterRequest();
+  const [registering, setRegistering] = useState(request.name !== undefined);
+  const { refresh } = list;
+  const { removal, setRemoval, onRemoved } = useRemoval(list, select);
+  const { register, remove } = permissions;
 
   return (
     <>
       <ContentHeader title="All clusters">
         <RegisterClusterButton
-          allowance={permissions.register}
+          allowance={register}
           onClick={() => setRegistering(true)}
         />
       </ContentHeader>
       <InstallationNotice pollMs={pollIntervalMs * 10} />
-      {readOnly && (
-        <Alert severity="info" style={{ marginBottom: 16 }}>
-          <Typography variant="body2">
-            You see this page read-only: only platform admins can register or
-            remove clusters.
-          </Typography>
-        </Alert>
-      )}
-      {removal && (
-        <Alert
-          severity={removal.zones.length ? 'warning' : 'success'}
-          style={{ marginBottom: 16 }}
-          onClose={() => setRemoval(undefined)}
-          aria-label="Removal"
-        >
-          {removal.message}
-        </Alert>
-      )}
-      {all && (
-        <GoneAllowlists
-          orgs={placement.orgs}
-          clusters={all.map(c => c.name)}
-          allowance={permissions.allowlist}
-          onTakeOff={(org, cluster) =>
-            placement.setAllowed(org, cluster, false)
-          }
-        />
-      )}
-      {body}
+      <PageNotices
+        readOnly={isReadOnly(permissions)}
+        removal={removal}
+        onCloseRemoval={() => setRemoval(undefined)}
+        gone={gone}
+        allowlist={permissions.allowlist}
+        onTakeOff={(org, name) => placement.setAllowed(org, name, false)}
+      />
+      <ClustersBody
+        list={list}
+        search={search}
+        orgs={placement.orgs}
+        canRegister={register.allowed}
+        onOpen={select}
+        placement={placement.byCluster}
+      />
       <ClusterPanel
-        cluster={selectedCluster}
-        onClose={() => setSelected(undefined)}
-        remove={permissions.remove}
+        cluster={cluster}
+        onClose={() => select(undefined)}
+        remove={remove}
         onRemoved={onRemoved}
         onChanged={() => refresh()}
         placement={
-          placement.byCluster && selectedCluster
-            ? placementOf(placement.byCluster, selectedCluster.name)
+          placement.byCluster && cluster
+            ? placementOf(placement.byCluster, cluster.name)
             : undefined
         }
         orgs={placement.orgs}
@@ -180,7 +148,7 @@ const ClustersContent = ({
         allowlist={permissions.allowlist}
         onAllowedChange={placement.setAllowed}
       />
-      {registering && permissions.register.allowed && (
+      {registering && register.allowed && (
         <Suspense fallback={null}>
           <RegisterClusterDialog
             initialName={request.name}

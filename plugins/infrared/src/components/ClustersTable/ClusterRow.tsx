@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode } from 'react';
+import { forwardRef, memo, type CSSProperties, type ReactNode } from 'react';
 import TableCell from '@material-ui/core/TableCell';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
@@ -18,6 +18,8 @@ export interface ClusterRowProps {
   onOpen: (name: string) => void;
   /** The cluster's zones and allowed orgs; undefined while they load. */
   placement?: ClusterPlacement;
+  /** The row's position in the list (the virtualizer measures rows by it). */
+  index?: number;
 }
 
 // Static styles (not Box, not a style sheet per row): short tokens are never broken inside a word
@@ -120,19 +122,32 @@ const STYLE: Partial<Record<ColumnId, CSSProperties>> = {
   orgs: LONG,
 };
 
-/** One cluster in the table: one cell per shown column. */
-export const ClusterRow = ({
-  cluster,
-  columns,
-  now,
-  onOpen,
-  placement,
-}: ClusterRowProps) => (
-  <TableRow hover data-testid={`cluster-row-${cluster.name}`}>
-    {columns.map(column => (
-      <TableCell key={column.id} align={column.align} style={STYLE[column.id]}>
-        {cell(column.id, cluster, now, onOpen, placement)}
-      </TableCell>
-    ))}
-  </TableRow>
+/**
+ * One cluster in the table: one cell per shown column. Memoized (scrolling renders the table, and
+ * a row whose cluster did not change need not); the ref lets the virtualizer measure its height.
+ */
+export const ClusterRow = memo(
+  forwardRef<HTMLTableRowElement, ClusterRowProps>(function ClusterRowView(
+    { cluster, columns, now, onOpen, placement, index },
+    ref,
+  ) {
+    return (
+      <TableRow
+        hover
+        ref={ref}
+        data-index={index}
+        data-testid={`cluster-row-${cluster.name}`}
+      >
+        {columns.map(column => (
+          <TableCell
+            key={column.id}
+            align={column.align}
+            style={STYLE[column.id]}
+          >
+            {cell(column.id, cluster, now, onOpen, placement)}
+          </TableCell>
+        ))}
+      </TableRow>
+    );
+  }),
 );

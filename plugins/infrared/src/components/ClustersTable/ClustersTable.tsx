@@ -1,33 +1,24 @@
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useMemo } from 'react';
 import Table from '@material-ui/core/Table';
 import TableBody from '@material-ui/core/TableBody';
 import TableCell from '@material-ui/core/TableCell';
 import TableContainer from '@material-ui/core/TableContainer';
-import TableHead from '@material-ui/core/TableHead';
-import TablePagination from '@material-ui/core/TablePagination';
 import TableRow from '@material-ui/core/TableRow';
-import TableSortLabel from '@material-ui/core/TableSortLabel';
-import Typography from '@material-ui/core/Typography';
 import useMediaQuery from '@material-ui/core/useMediaQuery';
 import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import { placementOf, type ClusterPlacement } from '../../lib/clusterPlacement';
-import { SortDirection, SortKey, sortClusters } from '../../lib/sortClusters';
+import type { SortDirection, SortKey } from '../../lib/sortClusters';
 import { ClusterRow } from './ClusterRow';
-import { COLUMNS, Column, VIEWPORT_STEPS, visibleColumns } from './columns';
-
-export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100];
+import { ClustersTableFooter } from './ClustersTableFooter';
+import { ClustersTableHead } from './ClustersTableHead';
+import { VIEWPORT_STEPS, visibleColumns } from './columns';
+import { useVirtualRows } from './useVirtualRows';
 
 // Read on the first render (no second render on a cold load); without matchMedia (jsdom), wide.
 const MEDIA = { noSsr: true, defaultMatches: true };
 
-const COLUMN_COUNT = COLUMNS.length;
-
-function hiddenNote(shown: Column[]) {
-  const labels = COLUMNS.filter(c => !shown.includes(c)).map(c => c.label);
-  return `Not shown at this window width: ${labels.join(
-    ', ',
-  )}. Each cluster's panel has them: open a cluster by its name.`;
-}
+/** The table scrolls inside the page: its rows are virtualized in this box. */
+const SCROLL_BOX = { maxHeight: 'max(360px, calc(100vh - 330px))' };
 
 /** The columns this window shows: lower-priority ones collapse into the panel on narrower windows. */
 function useVisibleColumns() {
@@ -42,119 +33,92 @@ function useVisibleColumns() {
   );
 }
 
+/** A row standing for the space of rows not rendered. */
+const Spacer = ({ height, columns }: { height: number; columns: number }) =>
+  height > 0 ? (
+    <TableRow aria-hidden>
+      <TableCell colSpan={columns} style={{ height, padding: 0, border: 0 }} />
+    </TableRow>
+  ) : null;
+
 export interface ClustersTableProps {
-  /** The clusters to show (already filtered). */
+  /** The clusters loaded so far, in the backend's order for the query. */
   clusters: ClusterView[];
-  /** Changes when the filter changes: back to the first page. */
-  filterKey: string;
+  /** How many match the query in all. */
+  total: number;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  sort: SortKey;
+  order: SortDirection;
+  onSort: (key: SortKey) => void;
+  /** Changes with the query: the table goes back to its top. */
+  queryKey: string;
   onOpen: (name: string) => void;
   /** Zones and allowed orgs by cluster name; undefined while they load. */
   placement?: ReadonlyMap<string, ClusterPlacement>;
 }
 
 /**
- * The clusters, sortable by column and paginated, so 1,000 clusters render one page at a time.
- * Memoized: the page re-renders when a permission check answers or the panel opens, and the rows
- * need not (on a cold load that second render cost as much as the first).
+ * The clusters of the query in the backend's order, sorted by a click on a column header (the
+ * backend sorts). Rows are virtualized: only those in view and a few around them are in the page,
+ * however many are loaded, and scrolling near the end loads the next page. Memoized: the page
+ * re-renders when a permission check answers or the panel opens, and the rows need not.
  */
-export const ClustersTable = memo(function ClustersTablePage({
-  clusters,
-  filterKey,
-  onOpen,
-  placement,
-}: ClustersTableProps) {
-  const [sortKey, setSortKey] = useState<SortKey>('name');
-  const [direction, setDirection] = useState<SortDirection>('asc');
-  const [page, setPage] = useState(0);
-  const [rowsPerPage, setRowsPerPage] = useState(ROWS_PER_PAGE_OPTIONS[0]);
+export const ClustersTable = memo(function ClustersTablePage(
+  props: ClustersTableProps,
+) {
+  const { clusters, total, hasMore, loadingMore, onLoadMore } = props;
+  const { placement, onOpen } = props;
   const columns = useVisibleColumns();
-  const hidden = COLUMN_COUNT - columns.length;
-
-  useEffect(() => setPage(0), [filterKey]);
-
-  const sorted = useMemo(
-    () => sortClusters(clusters, sortKey, direction),
-    [clusters, sortKey, direction],
-  );
-  const lastPage = Math.max(0, Math.ceil(sorted.length / rowsPerPage) - 1);
-  const shownPage = Math.min(page, lastPage);
-  const rows = sorted.slice(
-    shownPage * rowsPerPage,
-    (shownPage + 1) * rowsPerPage,
-  );
-  const now = Date.now();
-
-  const sortBy = (key: SortKey) => {
-    if (key === sortKey) setDirection(d => (d === 'asc' ? 'desc' : 'asc'));
-    else {
-      setSortKey(key);
-      setDirection('asc');
-    }
-  };
+  const virtual = useVirtualRows({
+    count: clusters.length,
+    hasMore,
+    loadingMore,
+    onLoadMore,
+    resetKey: props.queryKey,
+  });
+  // One "now" per answer, so rows stay memoized while the user scrolls.
+  const now = useMemo(() => clusters && Date.now(), [clusters]);
 
   return (
     <>
-      <TableContainer>
-        <Table size="small" aria-label="Clusters">
-          <TableHead>
-            <TableRow>
-              {columns.map(column => (
-                <TableCell
-                  key={column.id}
-                  align={column.align}
-                  style={{ minWidth: column.minWidth, whiteSpace: 'nowrap' }}
-                  sortDirection={column.sortKey === sortKey ? direction : false}
-                >
-                  {column.sortKey ? (
-                    <TableSortLabel
-                      active={column.sortKey === sortKey}
-                      direction={column.sortKey === sortKey ? direction : 'asc'}
-                      onClick={() => sortBy(column.sortKey!)}
-                    >
-                      {column.label}
-                    </TableSortLabel>
-                  ) : (
-                    column.label
-                  )}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
+      <TableContainer ref={virtual.scrollRef} style={SCROLL_BOX}>
+        <Table size="small" aria-label="Clusters" stickyHeader>
+          <ClustersTableHead
+            columns={columns}
+            sort={props.sort}
+            order={props.order}
+            onSort={props.onSort}
+          />
           <TableBody>
-            {rows.map(cluster => (
-              <ClusterRow
-                key={cluster.name}
-                cluster={cluster}
-                columns={columns}
-                now={now}
-                onOpen={onOpen}
-                placement={placement && placementOf(placement, cluster.name)}
-              />
-            ))}
+            <Spacer height={virtual.paddingTop} columns={columns.length} />
+            {virtual.rows.map(row => {
+              const cluster = clusters[row.index];
+              return (
+                <ClusterRow
+                  key={cluster.name}
+                  ref={virtual.measure}
+                  index={row.index}
+                  cluster={cluster}
+                  columns={columns}
+                  now={now}
+                  onOpen={onOpen}
+                  placement={placement && placementOf(placement, cluster.name)}
+                />
+              );
+            })}
+            <Spacer height={virtual.paddingBottom} columns={columns.length} />
           </TableBody>
         </Table>
       </TableContainer>
-      {hidden > 0 && (
-        <Typography
-          variant="caption"
-          color="textSecondary"
-          component="p"
-          data-testid="hidden-columns"
-        >
-          {hiddenNote(columns)}
-        </Typography>
-      )}
-      <TablePagination
-        component="div"
-        count={sorted.length}
-        page={shownPage}
-        rowsPerPage={rowsPerPage}
-        rowsPerPageOptions={ROWS_PER_PAGE_OPTIONS}
-        onPageChange={(_e, p) => setPage(p)}
-        onRowsPerPageChange={e => {
-          setRowsPerPage(Number(e.target.value));
-          setPage(0);
-        }}
+      <ClustersTableFooter
+        columns={columns}
+        loaded={clusters.length}
+        total={total}
+        hasMore={hasMore}
+        loadingMore={loadingMore}
+        onLoadMore={onLoadMore}
       />
     </>
   );

@@ -17,7 +17,14 @@ export interface ClustersToolbarProps {
   onText: (text: string) => void;
   status: StatusFilter;
   onStatus: (status: StatusFilter) => void;
+  /** The Organization whose allowlist the list is limited to. */
+  org?: string;
+  /** The Organizations to pick from (none: no org filter is offered). */
+  orgs: string[];
+  onOrg: (org?: string) => void;
+  /** How many clusters match the search and filters. */
   shown: number;
+  /** How many clusters there are in all. */
   total: number;
   /** Clusters still registering: the list refreshes on its own while there are any. */
   inProgress: number;
@@ -36,7 +43,38 @@ const useStyles = makeStyles(theme => ({
   spacer: { flexGrow: 1 },
 }));
 
-/** Text and status filters, what is shown, and whether the list refreshes on its own. */
+const ALL_ORGS = '';
+
+/** Org filter: the clusters an Organization may use (its allowlist). */
+const OrgFilter = (
+  props: Pick<ClustersToolbarProps, 'org' | 'orgs' | 'onOrg'>,
+) => (
+  <FormControl variant="outlined" size="small" style={{ minWidth: 160 }}>
+    <InputLabel id="infrared-org-filter">Org</InputLabel>
+    <Select
+      labelId="infrared-org-filter"
+      label="Org"
+      value={props.org ?? ALL_ORGS}
+      onChange={e => props.onOrg((e.target.value as string) || undefined)}
+      SelectDisplayProps={{ 'aria-label': 'Org filter' } as any}
+    >
+      <MenuItem value={ALL_ORGS}>All orgs</MenuItem>
+      {/* an org in the URL that is not (or not yet) listed stays selectable */}
+      {[...new Set([...props.orgs, ...(props.org ? [props.org] : [])])].map(
+        name => (
+          <MenuItem key={name} value={name}>
+            {name}
+          </MenuItem>
+        ),
+      )}
+    </Select>
+  </FormControl>
+);
+
+/**
+ * Search, status and org filters (the backend answers them), how many clusters match, and whether
+ * the list refreshes on its own.
+ */
 export const ClustersToolbar = (props: ClustersToolbarProps) => {
   const classes = useStyles();
   const seconds = Math.round(props.pollIntervalMs / 100) / 10;
@@ -74,6 +112,7 @@ export const ClustersToolbar = (props: ClustersToolbarProps) => {
           ))}
         </Select>
       </FormControl>
+      {(props.orgs.length > 0 || props.org) && <OrgFilter {...props} />}
       <Typography
         variant="body2"
         color="textSecondary"
