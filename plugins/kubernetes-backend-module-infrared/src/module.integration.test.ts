@@ -1,12 +1,4 @@
-import type {
-  SchedulerService,
-  ServiceFactory,
-} from '@backstage/backend-plugin-api';
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import kubernetesPlugin from '@backstage/plugin-kubernetes-backend';
 import {
@@ -18,28 +10,23 @@ import {
   uniqueName,
   type ServerAlias,
 } from '@internal/devenv';
-// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the test runs both plugins together
-import infraredPlugin from '@infrared-clusters/plugin-infrared-backend';
-// The backend's own test set-up: deploy/ applied, the backend's ServiceAccount token.
+// The backend's own test set-up: the Infrared backend plugin on the control plane, as the
+// ServiceAccount of deploy/ (the test runs both plugins together).
 // eslint-disable-next-line @backstage/no-relative-monorepo-imports
-import { prepareManagementCluster } from '../../infrared-backend/src/clusters/__testUtils__/managementCluster';
+import { startBackendOnControlPlane } from '../../infrared-backend/src/__testUtils__/backendOnControlPlane';
 import {
   KubeClient,
   kubeConfigFromText,
   RequestCounter,
 } from '@infrared-clusters/infrared-kube';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
+import { moduleKubeconfig } from './__testUtils__/moduleAccess';
 import type { InfraredCaches } from './caches';
 import { createInfraredKubernetesModule } from './module';
 
 jest.setTimeout(180_000);
 
 const CLUSTERS_TASK = 'infrared-clusters-reconcile';
-/** What the module needs on the management cluster, and no more: read and watch Clusters and Secrets. */
-const MODULE_ROLE = 'infrared-kubernetes-module-test';
 const LIST_ROLE = 'infrared-kubernetes-module-test-lister';
 
 /**
@@ -53,12 +40,7 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
   const management = cp.cluster('management');
   const workload = cp.cluster('workload-a');
   const workloadAdmin = AdminClient.fromKubeconfig(workload.kubeconfig);
-  // the mock scheduler (runs a task when triggered), typed with the factory it has
-  const scheduler = mockServices.scheduler() as SchedulerService & {
-    factory(options: { skipTaskRunOnStartup: boolean }): ServiceFactory;
-  };
   const counter = new RequestCounter();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infrared-k8s-it-'));
   const clusterName = uniqueName('k8s');
   const serviceId = uniqueName('k8s-app');
   const entity = {
@@ -75,6 +57,7 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
   // and other test files register workload-a at the same time
   let alias: ServerAlias;
   let server: any;
+  let stopBackend: (() => Promise<void>) | undefined;
   let caches: InfraredCaches | undefined;
 
   const auth = (req: request.Test) =>
@@ -94,36 +77,11 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
     ]);
     return res.body.items as any[];
   };
-  const pass = () => scheduler.triggerTask(CLUSTERS_TASK);
+  let pass: () => Promise<void>;
 
   beforeAll(async () => {
     alias = await serverAlias(cp, 'workload-a');
-    const backendKubeconfig = path.join(tmp, 'backend.kubeconfig');
-    fs.writeFileSync(
-      backendKubeconfig,
-      await prepareManagementCluster(management),
-    );
-    await AdminClient.fromKubeconfig(management.kubeconfig).createIfAbsent(
-      '/apis/rbac.authorization.k8s.io/v1/clusterroles',
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRole',
-        metadata: { name: MODULE_ROLE },
-        rules: [
-          {
-            apiGroups: ['infrared.darkshift.io'],
-            resources: ['clusters'],
-            verbs: ['list', 'watch'],
-          },
-          { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'] },
-        ],
-      },
-    );
-    const moduleKubeconfig = await createServiceAccountKubeconfig(management, {
-      namespace: 'infrared',
-      name: 'kubernetes-module-test',
-      clusterRole: MODULE_ROLE,
-    });
+    const moduleAccess = await moduleKubeconfig(management);
     await workloadAdmin.must(
       'POST',
       '/apis/apps/v1/namespaces/default/deployments',
@@ -144,35 +102,32 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
         },
       },
     );
-    ({ server } = await startTestBackend({
+    const backend = await startBackendOnControlPlane({
+      controlPlane: cp,
       features: [
         kubernetesPlugin,
-        infraredPlugin,
         createInfraredKubernetesModule({
-          management: new KubeClient(kubeConfigFromText(moduleKubeconfig), {
+          management: new KubeClient(kubeConfigFromText(moduleAccess), {
             counter,
           }),
           onCaches: c => {
             caches = c;
           },
         }),
-        scheduler.factory({ skipTaskRunOnStartup: true }),
         catalogServiceMock.factory({ entities: [entity] }),
-        mockServices.rootConfig.factory({
-          data: {
-            infrared: {
-              managementCluster: { kubeconfigPath: backendKubeconfig },
-              gitops: { type: 'local', path: path.join(tmp, 'gitops.git') },
-              kubernetes: { skipMetricsLookup: true },
-            },
-            kubernetes: {
-              serviceLocatorMethod: { type: 'multiTenant' },
-              clusterLocatorMethods: [{ type: 'config', clusters: [] }],
-            },
-          },
-        }),
       ],
-    }));
+      infrared: { kubernetes: { skipMetricsLookup: true } },
+      config: {
+        kubernetes: {
+          serviceLocatorMethod: { type: 'multiTenant' },
+          clusterLocatorMethods: [{ type: 'config', clusters: [] }],
+        },
+      },
+      tmpPrefix: 'infrared-k8s-it-',
+    });
+    server = backend.server;
+    pass = () => backend.pass(CLUSTERS_TASK);
+    stopBackend = backend.stop;
   });
 
   afterAll(async () => {
@@ -180,7 +135,7 @@ describe('the Kubernetes backend with Infrared clusters on a real control plane'
       'DELETE',
       `/apis/apps/v1/namespaces/default/deployments/${serviceId}`,
     );
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await stopBackend?.();
     await alias?.close();
   });
 

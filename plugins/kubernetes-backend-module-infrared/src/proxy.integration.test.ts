@@ -29,11 +29,11 @@ import {
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
+import { moduleKubeconfig } from './__testUtils__/moduleAccess';
 import { createInfraredKubernetesModule } from './module';
 
 jest.setTimeout(180_000);
 
-const MODULE_ROLE = 'infrared-kubernetes-module-test';
 /** The chart's read-only ClusterRole, as deploy/rbac holds its render. */
 const VIEWER_ROLE_FILE = path.resolve(
   __dirname,
@@ -209,27 +209,7 @@ describe('the Kubernetes proxy and the read-only credential on a real control pl
     );
     await serverSideApply(management, viewerRole);
     await serverSideApply(workload, viewerRole);
-    await mgmtAdmin.createIfAbsent(
-      '/apis/rbac.authorization.k8s.io/v1/clusterroles',
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRole',
-        metadata: { name: MODULE_ROLE },
-        rules: [
-          {
-            apiGroups: ['infrared.darkshift.io'],
-            resources: ['clusters'],
-            verbs: ['list', 'watch'],
-          },
-          { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'] },
-        ],
-      },
-    );
-    const moduleKubeconfig = await createServiceAccountKubeconfig(management, {
-      namespace: 'infrared',
-      name: 'kubernetes-module-test',
-      clusterRole: MODULE_ROLE,
-    });
+    const moduleAccess = await moduleKubeconfig(management);
     // the entity's Deployment on both API servers (no controller runs: an object only)
     for (const admin of [workloadAdmin, mgmtAdmin]) {
       await admin.must(
@@ -253,7 +233,7 @@ describe('the Kubernetes proxy and the read-only credential on a real control pl
       features: [
         kubernetesPlugin,
         createInfraredKubernetesModule({
-          management: new KubeClient(kubeConfigFromText(moduleKubeconfig)),
+          management: new KubeClient(kubeConfigFromText(moduleAccess)),
         }),
         catalogServiceMock.factory({ entities: [entity] }),
         mockServices.rootConfig.factory({
