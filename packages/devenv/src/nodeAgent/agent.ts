@@ -30,7 +30,7 @@ import {
   type PodLike,
 } from './env';
 import { fallbackMessage, parseLog } from './logs';
-import { ensureNode, nodeHeartbeat } from './node';
+import { bindUnscheduledPods, ensureNode, nodeHeartbeat } from './node';
 import {
   envSources,
   patchPodStatus,
@@ -160,31 +160,9 @@ export class NodeAgent {
   /** One pass: bind the unscheduled Pods it takes, start, report and remove its own. */
   async sync(): Promise<void> {
     const node = this.options.nodeName;
-    const selector = this.options.selector
-      ? `&labelSelector=${encodeURIComponent(this.options.selector)}`
-      : '';
-    const unscheduled = await this.client.must(
-      'GET',
-      `/api/v1/pods?fieldSelector=${encodeURIComponent(
-        'spec.nodeName=',
-      )}${selector}`,
+    await bindUnscheduledPods(this.client, node, this.options.selector, m =>
+      this.log(m),
     );
-    for (const pod of unscheduled.body.items as any[]) {
-      if (pod.metadata.deletionTimestamp || pod.status?.phase !== 'Pending')
-        continue;
-      const res = await this.client.request(
-        'POST',
-        `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/binding`,
-        {
-          apiVersion: 'v1',
-          kind: 'Binding',
-          metadata: { name: pod.metadata.name, uid: pod.metadata.uid },
-          target: { apiVersion: 'v1', kind: 'Node', name: node },
-        },
-      );
-      if (res.status >= 300 && res.status !== 409)
-        this.log(`node-agent: binding ${pod.metadata.name}: ${res.status}`);
-    }
     const mine = await this.client.must(
       'GET',
       `/api/v1/pods?fieldSelector=${encodeURIComponent(

@@ -1,6 +1,7 @@
 /**
- * The node agent's Node: registered once, with the labels devenv gives its nodes, and kept Ready by
- * a heartbeat that patches its status and renews its Lease in kube-node-lease, as a kubelet does.
+ * The node agent's Node: registered once, with the labels devenv gives its nodes, kept Ready by a
+ * heartbeat that patches its status and renews its Lease in kube-node-lease, as a kubelet does, and
+ * given the unscheduled Pods it takes (devenv has no scheduler).
  */
 import os from 'node:os';
 import type { KubeClient } from '@infrared-clusters/infrared-kube';
@@ -97,5 +98,42 @@ export async function nodeHeartbeat(
       metadata: { name, namespace: 'kube-node-lease' },
       spec,
     });
+  }
+}
+
+/**
+ * Binds to `node` the unscheduled Pending Pods that match `selector` (devenv has no scheduler);
+ * a Pod another node took first (409) is left to it.
+ */
+export async function bindUnscheduledPods(
+  client: KubeClient,
+  node: string,
+  selector: string | undefined,
+  log: (message: string) => void,
+): Promise<void> {
+  const labels = selector
+    ? `&labelSelector=${encodeURIComponent(selector)}`
+    : '';
+  const unscheduled = await client.must(
+    'GET',
+    `/api/v1/pods?fieldSelector=${encodeURIComponent(
+      'spec.nodeName=',
+    )}${labels}`,
+  );
+  for (const pod of unscheduled.body.items as any[]) {
+    if (pod.metadata.deletionTimestamp || pod.status?.phase !== 'Pending')
+      continue;
+    const res = await client.request(
+      'POST',
+      `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/binding`,
+      {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name: pod.metadata.name, uid: pod.metadata.uid },
+        target: { apiVersion: 'v1', kind: 'Node', name: node },
+      },
+    );
+    if (res.status >= 300 && res.status !== 409)
+      log(`node-agent: binding ${pod.metadata.name}: ${res.status}`);
   }
 }
