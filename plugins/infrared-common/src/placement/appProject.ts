@@ -56,8 +56,51 @@ function escapeRegExp(c: string): string {
   return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
 }
 
-/** A glob as a RegExp source (no anchors); undefined when the pattern does not compile. */
-function globSource(pattern: string): string | undefined {
+/**
+ * How a pattern language reads `*`, `?`, a class's negation and braces: gobwas/glob (Argo CD's
+ * glob.Match: `*` and `?` cross `/`, `[!...]`, `{a,b}`) and Go's path/filepath.Match (`*` and `?`
+ * stop at `/`, `[^...]`, no braces).
+ */
+interface PatternSyntax {
+  star: string;
+  question: string;
+  negate: string;
+  braces: boolean;
+}
+
+const GLOB: PatternSyntax = {
+  star: '.*',
+  question: '.',
+  negate: '!',
+  braces: true,
+};
+const PATH_MATCH: PatternSyntax = {
+  star: '[^/]*',
+  question: '[^/]',
+  negate: '^',
+  braces: false,
+};
+
+/** A character class `[...]` at `i` as RegExp source and where it ends; undefined when malformed. */
+function classSource(pattern: string, i: number, negation: string) {
+  const end = pattern.indexOf(']', i + 1);
+  if (end < 0) return undefined;
+  let body = pattern.slice(i + 1, end);
+  const negate = body.startsWith(negation);
+  if (negate) body = body.slice(1);
+  if (!body) return undefined;
+  const source = `[${negate ? '^' : ''}${body.replace(
+    /[\\\]^]/g,
+    m => `\\${m}`,
+  )}]`;
+  return { source, end };
+}
+
+/** A pattern as a RegExp source (no anchors); undefined when the pattern does not compile. */
+function patternSource(
+  pattern: string,
+  syntax: PatternSyntax,
+): string | undefined {
   let out = '';
   let depth = 0;
   for (let i = 0; i < pattern.length; i++) {
@@ -67,25 +110,21 @@ function globSource(pattern: string): string | undefined {
       if (i >= pattern.length) return undefined;
       out += escapeRegExp(pattern[i]);
     } else if (c === '*') {
-      out += '.*';
+      out += syntax.star;
     } else if (c === '?') {
-      out += '.';
+      out += syntax.question;
     } else if (c === '[') {
-      const end = pattern.indexOf(']', i + 1);
-      if (end < 0) return undefined;
-      let body = pattern.slice(i + 1, end);
-      const negate = body.startsWith('!');
-      if (negate) body = body.slice(1);
-      if (!body) return undefined;
-      out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, m => `\\${m}`)}]`;
-      i = end;
-    } else if (c === '{') {
+      const found = classSource(pattern, i, syntax.negate);
+      if (!found) return undefined;
+      out += found.source;
+      i = found.end;
+    } else if (syntax.braces && c === '{') {
       depth++;
       out += '(?:';
-    } else if (c === '}' && depth > 0) {
+    } else if (syntax.braces && c === '}' && depth > 0) {
       depth--;
       out += ')';
-    } else if (c === ',' && depth > 0) {
+    } else if (syntax.braces && c === ',' && depth > 0) {
       out += '|';
     } else {
       out += escapeRegExp(c);
@@ -104,7 +143,7 @@ const globCache = new Map<string, RegExp | null>();
 export function globMatches(pattern: string, value: string): boolean {
   let re = globCache.get(pattern);
   if (re === undefined) {
-    const source = globSource(pattern);
+    const source = patternSource(pattern, GLOB);
     re = source === undefined ? null : new RegExp(`^${source}$`, 's');
     if (globCache.size > 1000) globCache.clear();
     globCache.set(pattern, re);
@@ -161,37 +200,8 @@ export function appProjectPermits(
   return anyMatched;
 }
 
-/** Go's path/filepath.Match pattern as a RegExp (`*` and `?` stop at `/`); undefined when malformed. */
-function pathMatchSource(pattern: string): string | undefined {
-  let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') {
-      i++;
-      if (i >= pattern.length) return undefined;
-      out += escapeRegExp(pattern[i]);
-    } else if (c === '*') {
-      out += '[^/]*';
-    } else if (c === '?') {
-      out += '[^/]';
-    } else if (c === '[') {
-      const end = pattern.indexOf(']', i + 1);
-      if (end < 0) return undefined;
-      let body = pattern.slice(i + 1, end);
-      const negate = body.startsWith('^');
-      if (negate) body = body.slice(1);
-      if (!body) return undefined;
-      out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, m => `\\${m}`)}]`;
-      i = end;
-    } else {
-      out += escapeRegExp(c);
-    }
-  }
-  return out;
-}
-
 function pathMatches(pattern: string, value: string): boolean {
-  const source = pathMatchSource(pattern);
+  const source = patternSource(pattern, PATH_MATCH);
   return source !== undefined && new RegExp(`^${source}$`, 's').test(value);
 }
 
