@@ -46,6 +46,6 @@ console.log(
   `sources (node transform):    ${time([
     '-e',
     `require(require.resolve('@backstage/cli/config/nodeTransform.cjs'));` +
-      `require('./src/registrar/cli.ts').run(['--version'])`,
+      `require('./src/command.ts').run(['--version'])`,
   ])}`,
 );
