@@ -1,7 +1,7 @@
 /*
  * SECURITY.md's statements about RBAC, checked against what the project grants: the chart's render
  * (deploy/rbac, held equal to the chart by chart.test.ts, and a fresh helm render for other values)
- * and the per-Cluster Roles the backend makes for OpenTofu Jobs (-node's tofuAccessObjects).
+ * and the per-Cluster Roles the backend makes for OpenTofu Jobs (infrared-kube's tofuAccessObjects).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -17,7 +17,7 @@ import {
   type ProvisioningKubeApi,
 } from '@infrared-clusters/infrared-kube';
 
-// The one place that decides where the management cluster is: -node's, shared with modules.
+// The one place that decides where the management cluster is: infrared-kube's, shared with modules.
 export { createManagementClient };
 
 /** The backend's access to the management cluster, or why there is none. */

@@ -20,7 +20,7 @@ import {
 
 import type { RegistrarStatus } from './status';
 
-/** A kubeconfig as -node loads it (@kubernetes/client-node's KubeConfig). */
+/** A kubeconfig as infrared-kube loads it (@kubernetes/client-node's KubeConfig). */
 export type KubeConfig = KubeClient['kubeConfig'];
 
 /** The scheduled task's id. */

@@ -1,6 +1,6 @@
 /*
- * How a Cluster is reached lives in -node (kube/connection.ts), shared with the Kubernetes plugin's
- * module: the probe and the Kubernetes tab connect the same way.
+ * How a Cluster is reached lives in infrared-kube (src/connection.ts), shared with the Kubernetes
+ * plugin's module: the probe and the Kubernetes tab connect the same way.
  */
 export {
   kubeconfigSecretRef,
