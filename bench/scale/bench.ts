@@ -14,6 +14,7 @@ import inspector from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import {
   createNodes,
   KubeClient as AdminClient,
@@ -490,6 +491,10 @@ export async function main(): Promise<void> {
         heapAfter,
       )} MB`,
     );
+    const heapFile = argText('heap-snapshot');
+    if (heapFile) {
+      console.log(`  heap snapshot: ${v8.writeHeapSnapshot(heapFile)}`);
+    }
     console.log(`  load average at the end: ${load()}`);
     await task?.settled();
     for (const r of replicas) await r.stop();
