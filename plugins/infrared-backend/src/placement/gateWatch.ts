@@ -4,10 +4,8 @@ import {
   INFRARED_KINDS,
   INFRARED_VERSION,
 } from '@infrared-clusters/plugin-infrared-common';
-import {
-  WatchedCache,
-  type KubeClient,
-} from '@infrared-clusters/infrared-kube';
+import type { KubeClient } from '@infrared-clusters/infrared-kube';
+import { startChangeWatches, type ChangeWatches } from '../kube/changeWatches';
 
 /**
  * What the release gate decides from and a change of which must reach the Release column at once:
@@ -22,11 +20,8 @@ const WATCHED = [
   INFRARED_KINDS.release,
 ] as const;
 
-export interface GateWatch {
-  /** Resolves once every watch has its first LIST in. */
-  synced: Promise<void>;
-  stop(): Promise<void>;
-}
+/** Resolves `synced` once every watch has its first LIST in. */
+export type GateWatch = ChangeWatches;
 
 /**
  * Watches (one LIST and a watch each, restarted after a failure) of the gate's inputs on the
@@ -38,40 +33,24 @@ export function startGateWatch(options: {
   onChange: (kind: string) => void;
 }): GateWatch {
   const { client, logger, onChange } = options;
-  const caches = WATCHED.map(({ kind, plural }) => {
-    let listed = false;
-    const cache = new WatchedCache(
-      client,
-      `/apis/${INFRARED_GROUP}/${INFRARED_VERSION}/${plural}`,
-      () =>
+  return startChangeWatches(
+    client,
+    WATCHED.map(({ kind, plural }) => ({
+      what: kind,
+      path: `/apis/${INFRARED_GROUP}/${INFRARED_VERSION}/${plural}`,
+      list: () =>
         client.custom.listClusterCustomObject({
           group: INFRARED_GROUP,
           version: INFRARED_VERSION,
           plural,
-        }) as any,
-      o => o,
-      {
-        // the first LIST (its objects, then the LIST itself) is the state a pass starts from
-        onChange: () => listed && onChange(kind),
-        onError: e =>
-          logger.warn(
-            `infrared: the release gate's watch of ${plural} failed, restarting it: ${
-              (e as Error).message
-            }`,
-          ),
-      },
-    );
-    void cache.start();
-    // after the first LIST's own notices: synced resolves as they are given
-    void cache.synced.then(() => {
-      listed = true;
-    });
-    return cache;
-  });
-  return {
-    synced: Promise.all(caches.map(c => c.synced)).then(() => undefined),
-    stop: async () => {
-      await Promise.all(caches.map(c => c.stop()));
-    },
-  };
+        }),
+    })),
+    onChange,
+    (watch, e) =>
+      logger.warn(
+        `infrared: the release gate's watch of ${watch.path
+          .split('/')
+          .pop()} failed, restarting it: ${e.message}`,
+      ),
+  );
 }

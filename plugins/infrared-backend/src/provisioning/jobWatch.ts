@@ -1,15 +1,12 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   TOFU_JOB_SELECTOR,
-  WatchedCache,
   type KubeClient,
 } from '@infrared-clusters/infrared-kube';
+import { startChangeWatches, type ChangeWatches } from '../kube/changeWatches';
 
-export interface TofuJobWatch {
-  /** Resolves once both watches have their first LIST in. */
-  synced: Promise<void>;
-  stop(): Promise<void>;
-}
+/** Resolves `synced` once both watches have their first LIST in. */
+export type TofuJobWatch = ChangeWatches;
 
 /**
  * The OpenTofu Jobs and their Pods in the Jobs' namespace, watched (one LIST and a watch each,
@@ -45,33 +42,9 @@ export function startTofuJobWatch(options: {
         }),
     },
   ];
-  const caches = watched.map(({ what, path, list }) => {
-    let listed = false;
-    const cache = new WatchedCache<any, unknown>(
-      client,
-      path,
-      list as any,
-      o => o,
-      {
-        onChange: () => listed && onChange(what),
-        onError: e =>
-          logger.warn(
-            `infrared: the watch of the OpenTofu ${what} in ${namespace} failed, restarting it: ${
-              (e as Error).message
-            }`,
-          ),
-      },
-    );
-    void cache.start();
-    void cache.synced.then(() => {
-      listed = true;
-    });
-    return cache;
-  });
-  return {
-    synced: Promise.all(caches.map(c => c.synced)).then(() => undefined),
-    stop: async () => {
-      await Promise.all(caches.map(c => c.stop()));
-    },
-  };
+  return startChangeWatches(client, watched, onChange, (watch, e) =>
+    logger.warn(
+      `infrared: the watch of the OpenTofu ${watch.what} in ${namespace} failed, restarting it: ${e.message}`,
+    ),
+  );
 }

@@ -33,35 +33,57 @@ export function appOfAppsPath(
 export function buildRegistryApplication(
   options: RegistryApplicationOptions,
 ): string {
-  const application = {
+  return clusterApplication(options, {
+    name: `registry-${options.clusterName}`,
+    annotations: { 'argocd.argoproj.io/sync-wave': '50' },
+    path: clusterComponentsPath(options.clusterName),
+    destination: {
+      server: 'https://kubernetes.default.svc',
+      namespace: 'argocd',
+    },
+  });
+}
+
+/** The labels of everything registration writes for a cluster. */
+const clusterLabels = (clusterName: string) => ({
+  'app.kubernetes.io/managed-by': 'infrared',
+  'infrared.darkshift.io/cluster': clusterName,
+});
+
+/** An Application in namespace argocd of project default that syncs `path` of the gitops repository. */
+function clusterApplication(
+  options: RegistryApplicationOptions,
+  app: {
+    name: string;
+    annotations?: Record<string, string>;
+    path: string;
+    destination: Record<string, string>;
+    syncOptions?: string[];
+  },
+): string {
+  return stringify({
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Application',
     metadata: {
-      name: `registry-${options.clusterName}`,
+      name: app.name,
       namespace: 'argocd',
-      annotations: { 'argocd.argoproj.io/sync-wave': '50' },
-      labels: {
-        'app.kubernetes.io/managed-by': 'infrared',
-        'infrared.darkshift.io/cluster': options.clusterName,
-      },
+      ...(app.annotations ? { annotations: app.annotations } : {}),
+      labels: clusterLabels(options.clusterName),
     },
     spec: {
       project: 'default',
       source: {
         repoURL: options.repoUrl,
         targetRevision: options.branch,
-        path: clusterComponentsPath(options.clusterName),
+        path: app.path,
       },
-      destination: {
-        server: 'https://kubernetes.default.svc',
-        namespace: 'argocd',
-      },
+      destination: app.destination,
       syncPolicy: {
         automated: { prune: true, selfHeal: true },
+        ...(app.syncOptions ? { syncOptions: app.syncOptions } : {}),
       },
     },
-  };
-  return stringify(application);
+  });
 }
 
 /** Where the cluster's Infrared component (a ConfigMap for the cluster itself) lives. */
@@ -82,35 +104,15 @@ export const CLUSTER_INFO_NAMESPACE = 'infrared-system';
 export function buildClusterInfoApplication(
   options: RegistryApplicationOptions,
 ): string {
-  const application = {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'Application',
-    metadata: {
-      name: `infrared-${options.clusterName}`,
-      namespace: 'argocd',
-      labels: {
-        'app.kubernetes.io/managed-by': 'infrared',
-        'infrared.darkshift.io/cluster': options.clusterName,
-      },
+  return clusterApplication(options, {
+    name: `infrared-${options.clusterName}`,
+    path: clusterInfoPath(options.clusterName),
+    destination: {
+      name: options.clusterName,
+      namespace: CLUSTER_INFO_NAMESPACE,
     },
-    spec: {
-      project: 'default',
-      source: {
-        repoURL: options.repoUrl,
-        targetRevision: options.branch,
-        path: clusterInfoPath(options.clusterName),
-      },
-      destination: {
-        name: options.clusterName,
-        namespace: CLUSTER_INFO_NAMESPACE,
-      },
-      syncPolicy: {
-        automated: { prune: true, selfHeal: true },
-        syncOptions: ['CreateNamespace=true'],
-      },
-    },
-  };
-  return stringify(application);
+    syncOptions: ['CreateNamespace=true'],
+  });
 }
 
 /** The ConfigMap `infrared-cluster` the Application `infrared-<name>` keeps on the registered cluster. */
@@ -123,10 +125,7 @@ export function buildClusterInfoConfigMap(
     metadata: {
       name: 'infrared-cluster',
       namespace: CLUSTER_INFO_NAMESPACE,
-      labels: {
-        'app.kubernetes.io/managed-by': 'infrared',
-        'infrared.darkshift.io/cluster': options.clusterName,
-      },
+      labels: clusterLabels(options.clusterName),
     },
     data: {
       cluster: options.clusterName,
