@@ -29,6 +29,80 @@ const errorFor = (errors: FieldError[], field: string) =>
     .map(e => e.message)
     .join('; ') || undefined;
 
+/** Why there is no template to pick: the load failed, is under way, or the portal offers none. */
+const TemplatesState = (props: {
+  error?: string;
+  templates?: ClusterTemplate[];
+}) => {
+  if (props.error) {
+    return (
+      <Typography variant="body2" color="error">
+        The cluster templates could not be loaded: {props.error}
+      </Typography>
+    );
+  }
+  if (!props.templates) {
+    return (
+      <Typography variant="body2">Loading the cluster templates…</Typography>
+    );
+  }
+  return (
+    <Typography variant="body2" color="textSecondary">
+      The portal offers no cluster template: a platform admin lists them under
+      infrared.provisioning.templates.
+    </Typography>
+  );
+};
+
+type TemplateVariable = ClusterTemplate['variables'][number];
+
+/**
+ * The variables the form asks for: not the platform's own (`internal`, a machine path: its default
+ * is used, never shown), nor a `name` with no default (the cluster's name fills it).
+ */
+function shownVariables(
+  template: ClusterTemplate | undefined,
+  values: RegisterFormValues,
+): TemplateVariable[] {
+  return (template?.variables ?? []).filter(
+    v =>
+      !v.internal &&
+      !(v.name === 'name' && !values.variables.name && v.default === undefined),
+  );
+}
+
+/** One variable of the template, checked as it changes; its type and default in the help. */
+const VariableField = ({
+  variable: v,
+  value,
+  error,
+  disabled,
+  onChange,
+}: {
+  variable: TemplateVariable;
+  value: string;
+  error?: string;
+  disabled?: boolean;
+  onChange: (value: string) => void;
+}) => (
+  <TextField
+    label={v.title ?? v.name}
+    variant="outlined"
+    value={value}
+    placeholder={v.default}
+    disabled={disabled}
+    onChange={e => onChange(e.target.value)}
+    error={!!error && (value !== '' || v.default === undefined)}
+    helperText={
+      (value !== '' && error) ||
+      `${v.description ? `${v.description} ` : ''}(${v.type}${
+        v.default !== undefined ? `, default ${v.default}` : ', required'
+      })`
+    }
+    inputProps={{ 'aria-label': `Variable ${v.name}`, spellCheck: false }}
+  />
+);
+
 /** "Build with OpenTofu": the template, its variables and the credentials Secret's name. */
 export const BuildInputs = ({
   values,
@@ -39,25 +113,8 @@ export const BuildInputs = ({
   errors,
   disabled,
 }: BuildInputsProps) => {
-  if (templatesError) {
-    return (
-      <Typography variant="body2" color="error">
-        The cluster templates could not be loaded: {templatesError}
-      </Typography>
-    );
-  }
-  if (!templates) {
-    return (
-      <Typography variant="body2">Loading the cluster templates…</Typography>
-    );
-  }
-  if (!templates.length) {
-    return (
-      <Typography variant="body2" color="textSecondary">
-        The portal offers no cluster template: a platform admin lists them under
-        infrared.provisioning.templates.
-      </Typography>
-    );
+  if (templatesError || !templates?.length) {
+    return <TemplatesState error={templatesError} templates={templates} />;
   }
   const template = templates.find(t => templateKey(t) === values.template);
   const setVariable = (name: string, value: string) =>
@@ -92,46 +149,16 @@ export const BuildInputs = ({
           </MenuItem>
         ))}
       </TextField>
-      {template?.variables
-        .filter(
-          v =>
-            // the platform's own (a machine path): its default is used, never shown
-            !v.internal &&
-            !(
-              v.name === 'name' &&
-              !values.variables.name &&
-              v.default === undefined
-            ),
-        )
-        .map(v => {
-          const field = `provision.variables.${v.name}`;
-          const error = errorFor(errors, field);
-          const value = values.variables[v.name] ?? '';
-          return (
-            <TextField
-              key={v.name}
-              label={v.title ?? v.name}
-              variant="outlined"
-              value={value}
-              placeholder={v.default}
-              disabled={disabled}
-              onChange={e => setVariable(v.name, e.target.value)}
-              error={!!error && (value !== '' || v.default === undefined)}
-              helperText={
-                (value !== '' && error) ||
-                `${v.description ? `${v.description} ` : ''}(${v.type}${
-                  v.default !== undefined
-                    ? `, default ${v.default}`
-                    : ', required'
-                })`
-              }
-              inputProps={{
-                'aria-label': `Variable ${v.name}`,
-                spellCheck: false,
-              }}
-            />
-          );
-        })}
+      {shownVariables(template, values).map(v => (
+        <VariableField
+          key={v.name}
+          variable={v}
+          value={values.variables[v.name] ?? ''}
+          error={errorFor(errors, `provision.variables.${v.name}`)}
+          disabled={disabled}
+          onChange={value => setVariable(v.name, value)}
+        />
+      ))}
       <TextField
         label="Credentials Secret (optional)"
         variant="outlined"

@@ -2,17 +2,13 @@ import Box from '@material-ui/core/Box';
 import FormControl from '@material-ui/core/FormControl';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
 import FormLabel from '@material-ui/core/FormLabel';
-import MenuItem from '@material-ui/core/MenuItem';
 import Radio from '@material-ui/core/Radio';
 import RadioGroup from '@material-ui/core/RadioGroup';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import {
-  CLUSTER_FLAVORS,
   CLUSTER_NAME_MAX_LENGTH,
-  CLUSTER_PROVIDERS,
   ClusterTemplate,
-  FieldError,
   IN_CLUSTER_SERVER,
   type ProvisioningRunnerView,
 } from '@infrared-clusters/plugin-infrared-common';
@@ -23,6 +19,7 @@ import type {
 } from '../../lib/registerForm';
 import { BuildInputs } from './BuildInputs';
 import { KubeconfigInput } from './KubeconfigInput';
+import { messages, PlacementFields } from './PlacementFields';
 
 export interface RegisterClusterFormProps {
   values: RegisterFormValues;
@@ -41,94 +38,54 @@ export interface RegisterClusterFormProps {
   runner?: ProvisioningRunnerView;
 }
 
-const messages = (errors?: FieldError[]) =>
-  errors?.map(e => e.message).join('; ');
-
-/**
- * An optional select: an empty value shows "Not set" as a placeholder, and no
- * "not set" item comes first to be picked by accident; once a value is
- * chosen, a last item clears it.
- */
-const unsetSelectProps = (label: string) => ({
-  displayEmpty: true,
-  renderValue: (value: unknown) =>
-    value ? String(value) : <em style={{ opacity: 0.6 }}>Not set</em>,
-  SelectDisplayProps: { 'aria-label': label } as any,
-});
-const clearItem = (value: string) =>
-  value ? (
-    <MenuItem value="">
-      <em>Clear (not set)</em>
-    </MenuItem>
-  ) : null;
-
 const NAME_HINT = `Lowercase letters, digits and hyphens, at most ${CLUSTER_NAME_MAX_LENGTH} characters`;
 
-/** The fields of "Register a workload cluster", each checked as it changes. */
-export const RegisterClusterForm = ({
-  values,
+/** How the cluster is reached: a kubeconfig, the management cluster itself, or built with OpenTofu. */
+const ConnectionRadios = ({
+  value,
   onChange,
-  check,
-  touched,
-  onTouch,
-  serverErrors,
   disabled,
-  templates,
-  templatesError,
-  runner,
-}: RegisterClusterFormProps) => {
-  const set = <K extends keyof RegisterFormValues>(
-    key: K,
-    value: RegisterFormValues[K],
-  ) => onChange({ ...values, [key]: value });
-  const shown = (field: keyof RegisterFormValues) =>
-    touched[field] || values[field] !== '';
-  const fieldError = (field: 'name' | 'region' | 'server') =>
-    messages(serverErrors[field]) ||
-    (shown(field) ? messages(check.errors[field]) : undefined);
-
-  const nameError = fieldError('name');
-  const regionError = fieldError('region');
-  const serverError = fieldError('server');
-
-  return (
-    <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-      <TextField
-        label="Name"
-        required
-        variant="outlined"
-        value={values.name}
-        disabled={disabled}
-        onChange={e => set('name', e.target.value)}
-        onBlur={() => onTouch('name')}
-        error={!!nameError}
-        helperText={nameError ?? NAME_HINT}
-        inputProps={{ 'aria-label': 'Name', spellCheck: false }}
+}: {
+  value: ConnectionChoice;
+  onChange: (value: ConnectionChoice) => void;
+  disabled?: boolean;
+}) => (
+  <FormControl component="fieldset" disabled={disabled}>
+    <FormLabel component="legend">Connection</FormLabel>
+    <RadioGroup
+      row
+      value={value}
+      onChange={e => onChange(e.target.value as ConnectionChoice)}
+    >
+      <FormControlLabel
+        value="kubeconfig"
+        control={<Radio />}
+        label="Kubeconfig"
       />
-      <FormControl component="fieldset" disabled={disabled}>
-        <FormLabel component="legend">Connection</FormLabel>
-        <RadioGroup
-          row
-          value={values.connection}
-          onChange={e => set('connection', e.target.value as ConnectionChoice)}
-        >
-          <FormControlLabel
-            value="kubeconfig"
-            control={<Radio />}
-            label="Kubeconfig"
-          />
-          <FormControlLabel
-            value="inCluster"
-            control={<Radio />}
-            label="The management cluster itself"
-          />
-          <FormControlLabel
-            value="build"
-            control={<Radio />}
-            label="Build with OpenTofu"
-          />
-        </RadioGroup>
-      </FormControl>
+      <FormControlLabel
+        value="inCluster"
+        control={<Radio />}
+        label="The management cluster itself"
+      />
+      <FormControlLabel
+        value="build"
+        control={<Radio />}
+        label="Build with OpenTofu"
+      />
+    </RadioGroup>
+  </FormControl>
+);
+
+/** What the chosen connection needs: the build's template, the kubeconfig, or nothing but a note. */
+const ConnectionInputs = (
+  props: RegisterClusterFormProps & {
+    set: (key: 'kubeconfig', value: string) => void;
+  },
+) => {
+  const { values, onChange, check, serverErrors, disabled, set } = props;
+  const { templates, templatesError, runner } = props;
+  return (
+    <>
       {values.connection === 'build' && (
         <BuildInputs
           values={values}
@@ -162,63 +119,55 @@ export const RegisterClusterForm = ({
           cluster of their own.
         </Typography>
       )}
-      <Box display="flex" style={{ gap: 16 }}>
-        <TextField
-          select
-          label="Flavor"
-          variant="outlined"
-          InputLabelProps={{ shrink: true }}
-          value={values.flavor}
-          disabled={disabled}
-          onChange={e =>
-            set('flavor', e.target.value as RegisterFormValues['flavor'])
-          }
-          style={{ minWidth: 140 }}
-          error={!!serverErrors.flavor}
-          helperText={messages(serverErrors.flavor) ?? 'optional'}
-          SelectProps={unsetSelectProps('Flavor')}
-        >
-          {CLUSTER_FLAVORS.map(f => (
-            <MenuItem key={f} value={f}>
-              {f}
-            </MenuItem>
-          ))}
-          {clearItem(values.flavor)}
-        </TextField>
-        <TextField
-          select
-          label="Provider"
-          variant="outlined"
-          InputLabelProps={{ shrink: true }}
-          value={values.provider}
-          disabled={disabled}
-          onChange={e =>
-            set('provider', e.target.value as RegisterFormValues['provider'])
-          }
-          style={{ minWidth: 140 }}
-          error={!!serverErrors.provider}
-          helperText={messages(serverErrors.provider) ?? 'optional'}
-          SelectProps={unsetSelectProps('Provider')}
-        >
-          {CLUSTER_PROVIDERS.map(p => (
-            <MenuItem key={p} value={p}>
-              {p}
-            </MenuItem>
-          ))}
-          {clearItem(values.provider)}
-        </TextField>
-        <TextField
-          id="register-region"
-          label="Region"
-          variant="outlined"
-          value={values.region}
-          disabled={disabled}
-          onChange={e => set('region', e.target.value)}
-          error={!!regionError}
-          helperText={regionError ?? 'like us-east-1'}
-          inputProps={{ 'aria-label': 'Region' }}
-        />
-      </Box>
+    </>
+  );
+};
+
+/** The fields of "Register a workload cluster", each checked as it changes. */
+export const RegisterClusterForm = (props: RegisterClusterFormProps) => {
+  const { values, onChange, check, touched, onTouch, serverErrors, disabled } =
+    props;
+  const set = <K extends keyof RegisterFormValues>(
+    key: K,
+    value: RegisterFormValues[K],
+  ) => onChange({ ...values, [key]: value });
+  const shown = (field: keyof RegisterFormValues) =>
+    touched[field] || values[field] !== '';
+  const fieldError = (field: 'name' | 'region' | 'server') =>
+    messages(serverErrors[field]) ||
+    (shown(field) ? messages(check.errors[field]) : undefined);
+
+  const nameError = fieldError('name');
+  const regionError = fieldError('region');
+  const serverError = fieldError('server');
+
+  return (
+    <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+      <TextField
+        label="Name"
+        required
+        variant="outlined"
+        value={values.name}
+        disabled={disabled}
+        onChange={e => set('name', e.target.value)}
+        onBlur={() => onTouch('name')}
+        error={!!nameError}
+        helperText={nameError ?? NAME_HINT}
+        inputProps={{ 'aria-label': 'Name', spellCheck: false }}
+      />
+      <ConnectionRadios
+        value={values.connection}
+        onChange={v => set('connection', v)}
+        disabled={disabled}
+      />
+      <ConnectionInputs {...props} set={set} />
+      <PlacementFields
+        values={values}
+        set={set}
+        serverErrors={serverErrors}
+        regionError={regionError}
+        disabled={disabled}
+      />
       {values.connection === 'kubeconfig' && (
         <TextField
           label="Server override (optional)"
