@@ -3,6 +3,7 @@
  * the built app (bench/ui/build.js) and a fake Infrared API on one port. Requests are validated
  * with -common's validateRegisterClusterRequest (the API's own rules); a registered cluster turns
  * Connected, then Registered, after short delays. Permission checks answer ALLOW (FAKE_DENY=1: DENY).
+ * With `options.infrared` (a request handler), /api/infrared/* goes to it instead of the fake.
  */
 const fs = require('node:fs');
 const http = require('node:http');
@@ -260,7 +261,28 @@ function createFakePortal(options = {}) {
       return send(res, 200, { items: [] });
     }
     if (p === '/api/infrared/v1/clusters' && req.method === 'GET') {
-      return send(res, 200, { items: state.clusters });
+      // the backend's own reading of the query: filters, sort, pages (no org here: no Organization)
+      const read = common.readClusterListParams(
+        Object.fromEntries(url.searchParams),
+      );
+      if (read.errors) {
+        return error(
+          res,
+          400,
+          'InputError',
+          read.errors[0].message,
+          read.errors,
+        );
+      }
+      const { org, ...params } = read.params;
+      return send(
+        res,
+        200,
+        common.pageClusters(state.clusters, {
+          ...params,
+          ...(org ? { names: new Set() } : {}),
+        }),
+      );
     }
     if (p === '/api/infrared/v1/clusters' && req.method === 'POST') {
       const body = await readBody(req);
@@ -339,6 +361,11 @@ function createFakePortal(options = {}) {
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
+    // a real Infrared API (bench/ui/scale.ts: the plugin's router over a control plane) if given
+    if (options.infrared && url.pathname.startsWith('/api/infrared/')) {
+      options.infrared(req, res);
+      return;
+    }
     const handle = url.pathname.startsWith('/api/')
       ? api(req, res, url)
       : Promise.resolve(file(res, url));

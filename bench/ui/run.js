@@ -41,7 +41,7 @@ const { newBenchContext, waitShown, median } = require('./measure');
 function breakdown() {
   const list = performance
     .getEntriesByType('resource')
-    .filter(e => e.name.endsWith('/api/infrared/v1/clusters'))[0];
+    .filter(e => /\/api\/infrared\/v1\/clusters\?limit=100$/.test(e.name))[0];
   return {
     requestStart: list ? list.startTime : NaN,
     responseEnd: list ? list.responseEnd : NaN,
