@@ -10,6 +10,7 @@ import {
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { argoApplicationValidator } from './argoModels';
+import type { ZoneRelease } from './zoneContent';
 
 /** Labels on every zone Application (the gate LISTs Applications by the zone label). */
 export const PRODUCT_LABEL = 'infrared.darkshift.io/product';
@@ -39,13 +40,7 @@ export interface ZoneApplicationOptions {
   zone: ProductZone;
   /** The zone's decision (name, destination, project). */
   placement: Pick<ZonePlacement, 'applicationName' | 'destination' | 'project'>;
-  release: {
-    namespace: string;
-    name: string;
-    version?: string;
-    image?: string;
-    commit?: string;
-  };
+  release: ZoneRelease;
   /** The gitops repository as Argo CD clones it, and its default branch. */
   repoUrl: string;
   branch: string;

@@ -19,16 +19,19 @@ import { zoneObjectValidator, type ApplicationValidator } from './argoModels';
 /** The file the gate writes in the zone's directory. */
 export const ZONE_CONTENT_FILE = 'release.yaml';
 
+/** The Release a zone's content and Application record. */
+export interface ZoneRelease {
+  namespace: string;
+  name: string;
+  version?: string;
+  image?: string;
+  commit?: string;
+}
+
 export interface ZoneContentOptions {
   product: { namespace: string; name: string };
   zone: ProductZone;
-  release: {
-    namespace: string;
-    name: string;
-    version?: string;
-    image?: string;
-    commit?: string;
-  };
+  release: ZoneRelease;
 }
 
 /** A zone's content that Kubernetes' schema or its naming rules refuse. */

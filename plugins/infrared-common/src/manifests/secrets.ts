@@ -61,18 +61,26 @@ export function argoClusterSecret(input: ArgoClusterSecretInput): SecretObject {
   if (input.annotations && Object.keys(input.annotations).length) {
     metadata.annotations = { ...input.annotations };
   }
-  if (input.ownerReferences?.length)
-    metadata.ownerReferences = input.ownerReferences;
+  return opaqueSecret(metadata, input.ownerReferences, {
+    name: input.clusterName,
+    server: trimServer(input.server),
+    config: serializeArgoConfig(input.argoConfig),
+  });
+}
+
+/** An Opaque Secret of `stringData`, owned by `ownerReferences` when there are any. */
+function opaqueSecret(
+  metadata: ObjectMeta,
+  ownerReferences: ObjectMeta['ownerReferences'],
+  stringData: Record<string, string>,
+): SecretObject {
+  if (ownerReferences?.length) metadata.ownerReferences = ownerReferences;
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata,
     type: 'Opaque',
-    stringData: {
-      name: input.clusterName,
-      server: trimServer(input.server),
-      config: serializeArgoConfig(input.argoConfig),
-    },
+    stringData,
   };
 }
 
@@ -116,15 +124,9 @@ export function kubeconfigSecret(input: KubeconfigSecretInput): SecretObject {
       [CLUSTER_NAME_LABEL]: input.clusterName,
     },
   };
-  if (input.ownerReferences?.length)
-    metadata.ownerReferences = input.ownerReferences;
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata,
-    type: 'Opaque',
-    stringData: { [KUBECONFIG_SECRET_KEY]: input.kubeconfig },
-  };
+  return opaqueSecret(metadata, input.ownerReferences, {
+    [KUBECONFIG_SECRET_KEY]: input.kubeconfig,
+  });
 }
 
 /**
