@@ -46,6 +46,18 @@ function collection(apiVersion: string, kind: string, namespace: string) {
   return path(encodeURIComponent(namespace));
 }
 
+/** The path of one object provisioning makes (its namespace, else `default`). */
+function objectPath(
+  object: Pick<ProvisioningObject, 'apiVersion' | 'kind' | 'metadata'>,
+): string {
+  const { apiVersion, kind, metadata } = object;
+  return `${collection(
+    apiVersion,
+    kind,
+    metadata.namespace ?? 'default',
+  )}/${encodeURIComponent(metadata.name)}`;
+}
+
 /**
  * What provisioning reads and writes on the management cluster: Jobs and their Pods by label (one
  * LIST each per pass, never a GET per Cluster), a Pod's log once its Job finished, and Job creation
@@ -242,12 +254,8 @@ export class KubeProvisioningApi implements ProvisioningKubeApi {
   async deleteObject(
     object: Pick<ProvisioningObject, 'apiVersion' | 'kind' | 'metadata'>,
   ): Promise<boolean> {
-    const { apiVersion, kind, metadata } = object;
-    const path = `${collection(
-      apiVersion,
-      kind,
-      metadata.namespace ?? 'default',
-    )}/${encodeURIComponent(metadata.name)}`;
+    const { metadata } = object;
+    const path = objectPath(object);
     const res = await this.kube.must(
       'DELETE',
       path,
@@ -265,12 +273,7 @@ export class KubeProvisioningApi implements ProvisioningKubeApi {
     object: Pick<ProvisioningObject, 'apiVersion' | 'kind' | 'metadata'>,
     owner: OwnerReference,
   ): Promise<void> {
-    const { apiVersion, kind, metadata } = object;
-    const path = `${collection(
-      apiVersion,
-      kind,
-      metadata.namespace ?? 'default',
-    )}/${encodeURIComponent(metadata.name)}`;
+    const path = objectPath(object);
     await this.kube.must(
       'PATCH',
       path,
