@@ -1,14 +1,5 @@
 import { useState } from 'react';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
-import Checkbox from '@material-ui/core/Checkbox';
-import CircularProgress from '@material-ui/core/CircularProgress';
-import Dialog from '@material-ui/core/Dialog';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
-import DialogTitle from '@material-ui/core/DialogTitle';
-import FormControlLabel from '@material-ui/core/FormControlLabel';
-import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import { useApi } from '@backstage/frontend-plugin-api';
@@ -20,7 +11,8 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import { infraredApiRef } from '../../api';
 import { PermissionButton } from '../PermissionButton';
-import { ApplyCaution, appliesWithCredentials } from './ApplyCaution';
+import { ConfirmActionDialog } from './ConfirmActionDialog';
+import { JobStatus } from './JobStatus';
 import { ProvisionLog } from './ProvisionLog';
 
 export interface ProvisionSectionProps {
@@ -32,46 +24,28 @@ export interface ProvisionSectionProps {
 const PROVISION_DENIED =
   'Only platform admins may apply or destroy (permission infrared.cluster.provision)';
 
-/** "N to add, M to change, K to destroy", as OpenTofu says it. */
-export const summaryText = (s: {
-  add: number;
-  change: number;
-  destroy: number;
-}) => `${s.add} to add, ${s.change} to change, ${s.destroy} to destroy`;
+export { summaryText } from './JobStatus';
 
-/**
- * The cluster panel's Build section for a cluster built with OpenTofu: the template, the last
- * Job's phase and message, a plan's summary and resources, the Job's log (credentials redacted by
- * the backend), and Apply (with the billable caution) or Destroy (typing the cluster's name).
- */
-export const ProvisionSection = ({
-  cluster,
-  onChanged,
-}: ProvisionSectionProps) => {
+/** The permission to act, the action being confirmed, and `run`, which asks the API for it. */
+function useProvisionAction(
+  cluster: ClusterView,
+  onChanged?: (cluster: ClusterView) => void,
+) {
   const api = useApi(infraredApiRef);
   const permission = usePermission({
     permission: infraredClusterProvisionPermission,
   });
   const [confirm, setConfirm] = useState<ProvisionAction>();
-  const [acknowledged, setAcknowledged] = useState(false);
-  const [typedName, setTypedName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const provision = cluster.provision;
-  if (!cluster.template || !provision) return null;
-  const status = provision.status;
   let allowance: { allowed: boolean; reason?: string } = { allowed: true };
   if (permission.loading)
     allowance = { allowed: false, reason: 'Checking your permission…' };
   else if (!permission.allowed)
     allowance = { allowed: false, reason: PROVISION_DENIED };
 
-  const destroyed =
-    status?.action === 'destroy' && status.phase === 'Succeeded';
   const close = () => {
     setConfirm(undefined);
-    setAcknowledged(false);
-    setTypedName('');
     setError(undefined);
   };
   const run = async (action = confirm) => {
@@ -93,61 +67,45 @@ export const ProvisionSection = ({
     }
   };
 
+  return { allowance, confirm, setConfirm, busy, error, close, run };
+}
+
+/** The template, the action asked for, and the credentials Secret's name. */
+const TemplateLine = ({ cluster }: { cluster: ClusterView }) => (
+  <Typography variant="body2">
+    Template {cluster.template?.module}
+    {cluster.template?.version ? `@${cluster.template.version}` : ''}, action{' '}
+    <strong>{cluster.provision?.action}</strong>
+    {cluster.provision?.credentialsSecret
+      ? `, credentials Secret ${cluster.provision.credentialsSecret}`
+      : ''}
+  </Typography>
+);
+
+/**
+ * The cluster panel's Build section for a cluster built with OpenTofu: the template, the last
+ * Job's phase and message, a plan's summary and resources, the Job's log (credentials redacted by
+ * the backend), and Apply (with the billable caution) or Destroy (typing the cluster's name).
+ */
+export const ProvisionSection = ({
+  cluster,
+  onChanged,
+}: ProvisionSectionProps) => {
+  const action = useProvisionAction(cluster, onChanged);
+  const { allowance, confirm, setConfirm, busy, error, close, run } = action;
+  const provision = cluster.provision;
+  if (!cluster.template || !provision) return null;
+  const status = provision.status;
+  const destroyed =
+    status?.action === 'destroy' && status.phase === 'Succeeded';
+
   return (
     <Box aria-label="Build with OpenTofu" role="group">
       <Typography variant="h6" component="h3">
         Build with OpenTofu
       </Typography>
-      <Typography variant="body2">
-        Template {cluster.template.module}
-        {cluster.template.version ? `@${cluster.template.version}` : ''}, action{' '}
-        <strong>{provision.action}</strong>
-        {provision.credentialsSecret
-          ? `, credentials Secret ${provision.credentialsSecret}`
-          : ''}
-      </Typography>
-      {status ? (
-        <Box mt={1} data-testid="provision-status">
-          <Typography variant="body2">
-            Job {status.job} ({status.action}, generation {status.generation}):{' '}
-            <strong>{status.phase}</strong>
-          </Typography>
-          {status.message && (
-            <Typography
-              variant="body2"
-              color={status.phase === 'Failed' ? 'error' : 'textSecondary'}
-              style={{ whiteSpace: 'pre-wrap' }}
-            >
-              {status.message}
-            </Typography>
-          )}
-        </Box>
-      ) : (
-        <Typography variant="body2" color="textSecondary">
-          No Job yet: the next provisioning pass starts one.
-        </Typography>
-      )}
-      {status?.summary && (
-        <Box mt={1} data-testid="plan-summary">
-          <Typography variant="subtitle2">
-            Plan: {summaryText(status.summary)}
-          </Typography>
-          <ul style={{ margin: 0 }}>
-            {status.summary.resources.map(r => (
-              <li key={r.address}>
-                <code>{r.address}</code> {r.actions.join(', ')}
-              </li>
-            ))}
-          </ul>
-        </Box>
-      )}
-      {destroyed && (
-        <Alert severity="info" data-testid="destroyed" style={{ marginTop: 8 }}>
-          Destroyed: what the template built for {cluster.name} is gone, and
-          Argo CD no longer deploys to it. Remove the cluster, or plan or apply
-          it again (a new generation).
-        </Alert>
-      )}
+      <TemplateLine cluster={cluster} />
+      <JobStatus cluster={cluster} destroyed={destroyed} />
       <Box
         mt={1}
         display="flex"
@@ -193,75 +151,14 @@ export const ProvisionSection = ({
       </Box>
       {!confirm && error && <Alert severity="error">{error}</Alert>}
       {confirm && (
-        <Dialog
-          open
-          onClose={busy ? undefined : close}
-          aria-labelledby="provision-action-title"
-        >
-          <DialogTitle id="provision-action-title">
-            {confirm === 'apply'
-              ? `Apply ${cluster.name}?`
-              : `Destroy ${cluster.name}?`}
-          </DialogTitle>
-          <DialogContent>
-            {confirm === 'apply' ? (
-              <>
-                <ApplyCaution cluster={cluster} />
-                <FormControlLabel
-                  control={
-                    <Checkbox
-                      checked={acknowledged}
-                      onChange={e => setAcknowledged(e.target.checked)}
-                    />
-                  }
-                  label={
-                    appliesWithCredentials(cluster)
-                      ? 'I understand that apply creates billable resources'
-                      : 'I understand what apply creates'
-                  }
-                />
-              </>
-            ) : (
-              <>
-                <Alert severity="warning">
-                  Destroy deletes every resource the template built for{' '}
-                  {cluster.name}. Type the cluster's name to go ahead.
-                </Alert>
-                <TextField
-                  label="Cluster name"
-                  value={typedName}
-                  onChange={e => setTypedName(e.target.value)}
-                  fullWidth
-                  margin="normal"
-                  inputProps={{
-                    'aria-label': 'Type the cluster name to destroy it',
-                    spellCheck: false,
-                  }}
-                />
-              </>
-            )}
-            {error && <Alert severity="error">{error}</Alert>}
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={close} disabled={busy}>
-              Cancel
-            </Button>
-            <Button
-              variant="contained"
-              color={confirm === 'apply' ? 'primary' : 'secondary'}
-              onClick={() => run()}
-              disabled={
-                busy ||
-                (confirm === 'apply'
-                  ? !acknowledged
-                  : typedName !== cluster.name)
-              }
-              startIcon={busy ? <CircularProgress size={16} /> : undefined}
-            >
-              {confirm === 'apply' ? 'Apply' : 'Destroy'}
-            </Button>
-          </DialogActions>
-        </Dialog>
+        <ConfirmActionDialog
+          cluster={cluster}
+          confirm={confirm}
+          busy={busy}
+          error={error}
+          onCancel={close}
+          onConfirm={() => run()}
+        />
       )}
     </Box>
   );

@@ -33,15 +33,14 @@ export interface RegisterClusterDialogProps {
 }
 
 /**
- * "Register a workload cluster": the form, then the new cluster's progress. The kubeconfig lives
- * in this component's state only and goes nowhere but the POST body; closing the dialog drops it.
+ * The register flow's state: the form's values, what was touched, the check against -common's
+ * rules, the submit and its answer (the server's field errors, or the created cluster).
  */
-export const RegisterClusterDialog = ({
-  onClose,
+function useRegisterFlow({
   onRegistered,
   pollIntervalMs,
   initialName,
-}: RegisterClusterDialogProps) => {
+}: Omit<RegisterClusterDialogProps, 'onClose'>) {
   const api = useApi(infraredApiRef);
   const [values, setValues] = useState<RegisterFormValues>(() =>
     initialName ? { ...EMPTY_FORM, name: initialName } : EMPTY_FORM,
@@ -89,6 +88,55 @@ export const RegisterClusterDialog = ({
     }
   };
 
+  const touch = (field: keyof RegisterFormValues) =>
+    setTouched(t => ({ ...t, [field]: true }));
+  return {
+    ...{ values, change, touched, touch, check, serverErrors, submitError },
+    ...{ submitting, created, submit, templates, runner, templatesError },
+  };
+}
+
+/** The dialog's buttons: Cancel and Register while the form shows, Close once it is created. */
+const RegisterActions = (props: {
+  created: boolean;
+  submitting: boolean;
+  canSubmit: boolean;
+  onClose: () => void;
+}) =>
+  props.created ? (
+    <Button onClick={props.onClose} variant="contained" color="primary">
+      Close
+    </Button>
+  ) : (
+    <>
+      <Button onClick={props.onClose} disabled={props.submitting}>
+        Cancel
+      </Button>
+      <Button
+        type="submit"
+        form="register-cluster-form"
+        variant="contained"
+        color="primary"
+        disabled={!props.canSubmit || props.submitting}
+        startIcon={
+          props.submitting ? <CircularProgress size={16} /> : undefined
+        }
+      >
+        Register
+      </Button>
+    </>
+  );
+
+/**
+ * "Register a workload cluster": the form, then the new cluster's progress. The kubeconfig lives
+ * in this component's state only and goes nowhere but the POST body; closing the dialog drops it.
+ */
+export const RegisterClusterDialog = (props: RegisterClusterDialogProps) => {
+  const { onClose, pollIntervalMs } = props;
+  const flow = useRegisterFlow(props);
+  const { values, change, touched, touch, check, serverErrors } = flow;
+  const { submitError, submitting, created, submit } = flow;
+  const { templates, runner, templatesError } = flow;
   return (
     <Dialog
       open
@@ -120,7 +168,7 @@ export const RegisterClusterDialog = ({
               onChange={change}
               check={check}
               touched={touched}
-              onTouch={field => setTouched(t => ({ ...t, [field]: true }))}
+              onTouch={touch}
               serverErrors={serverErrors}
               disabled={submitting}
               templates={templates}
@@ -136,29 +184,12 @@ export const RegisterClusterDialog = ({
         )}
       </DialogContent>
       <DialogActions>
-        {created ? (
-          <Button onClick={onClose} variant="contained" color="primary">
-            Close
-          </Button>
-        ) : (
-          <>
-            <Button onClick={onClose} disabled={submitting}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              form="register-cluster-form"
-              variant="contained"
-              color="primary"
-              disabled={!check.request || submitting}
-              startIcon={
-                submitting ? <CircularProgress size={16} /> : undefined
-              }
-            >
-              Register
-            </Button>
-          </>
-        )}
+        <RegisterActions
+          created={!!created}
+          submitting={submitting}
+          canSubmit={!!check.request}
+          onClose={onClose}
+        />
       </DialogActions>
     </Dialog>
   );
