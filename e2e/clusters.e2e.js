@@ -9,6 +9,7 @@ const {
   openRegisterForm,
   openClusters,
   row,
+  searchClusters,
   signInIfAsked,
 } = require('./portal');
 
@@ -210,7 +211,7 @@ module.exports = {
     {
       name: 'shows Connected and Registered True, the Argo CD server and the gitops path in the table',
       async run(t) {
-        await t.page.getByLabel('Filter clusters').fill(t.clusterName);
+        await searchClusters(t.page, t.clusterName);
         const r = row(t.page, t.clusterName);
         await r.getByLabel(/^Connected: True/).waitFor({ timeout: 30_000 });
         await r.getByLabel(/^Registered: True/).waitFor({ timeout: 30_000 });
@@ -293,7 +294,7 @@ module.exports = {
     {
       name: 'at 1280x800 every gitops path takes at most two lines, and no cluster name or file name is clipped (issue 23.5)',
       async run(t) {
-        await t.page.getByLabel('Filter clusters').fill('');
+        await searchClusters(t.page, '');
         const rows = t.page.locator('[data-testid^="cluster-row-"]');
         await t.page
           .getByRole('button', { name: `Open cluster ${t.clusterName}` })

@@ -35,12 +35,37 @@ async function openPortal(t) {
   }
 }
 
-/** The Clusters page from the nav; with `filter`, the table filtered to that text. */
+/**
+ * Types `text` into the Clusters page's search box and waits for the backend's answer to it (the
+ * page asks once the typing pauses, with `search` in the query) and the frame after it.
+ */
+async function searchClusters(page, text) {
+  const box = page.getByLabel('Filter clusters');
+  if ((await box.inputValue()) === text) return;
+  const answered = page.waitForResponse(
+    r => {
+      const url = new URL(r.url());
+      return (
+        url.pathname.endsWith('/api/infrared/v1/clusters') &&
+        url.searchParams.get('limit') !== '1' &&
+        (url.searchParams.get('search') ?? '') === text.trim()
+      );
+    },
+    { timeout: 30_000 },
+  );
+  await box.fill(text);
+  await answered;
+  await page.evaluate(
+    () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0))),
+  );
+}
+
+/** The Clusters page from the nav; with `filter`, the table searched for that text. */
 async function openClusters(t, filter) {
   await openPortal(t);
   await t.page.getByRole('link', { name: 'Clusters' }).first().click();
   await t.page.getByTestId('cluster-count').waitFor({ timeout: 30_000 });
-  if (filter) await t.page.getByLabel('Filter clusters').fill(filter);
+  if (filter) await searchClusters(t.page, filter);
 }
 
 /** The cluster's panel, opened from its row unless it is open. */
@@ -123,6 +148,7 @@ module.exports = {
   signInIfAsked,
   openPortal,
   openClusters,
+  searchClusters,
   openPanel,
   openRegisterForm,
   ensureRegistered,

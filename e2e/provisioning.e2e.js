@@ -6,7 +6,13 @@
  */
 const NAME = 'e2e-built';
 const TIMEOUT = 180_000;
-const { openPanel, removeIfThere, row, signInIfAsked } = require('./portal');
+const {
+  openPanel,
+  removeIfThere,
+  row,
+  searchClusters,
+  signInIfAsked,
+} = require('./portal');
 
 /** Reopens the panel until its Build section says `text` (the page refreshes the cluster list). */
 async function waitInPanel(page, name, text) {
@@ -113,7 +119,7 @@ module.exports = {
         await t.page
           .getByRole('button', { name: 'Close the cluster panel' })
           .click();
-        await t.page.getByLabel('Filter clusters').fill(NAME);
+        await searchClusters(t.page, NAME);
         await row(t.page, NAME)
           .getByLabel(/^Registered: True/)
           .waitFor({ timeout: TIMEOUT });

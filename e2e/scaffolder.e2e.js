@@ -10,6 +10,7 @@ const {
   openClusters,
   removeIfThere,
   row,
+  searchClusters,
 } = require('./portal');
 
 const TEMPLATE_TITLE = 'New Kubernetes cluster';
@@ -171,7 +172,7 @@ module.exports = {
       name: 'the Clusters page lists it Connected and Registered, then it is removed',
       async run(t) {
         await openClusters(t);
-        await t.page.getByLabel('Filter clusters').fill(t.clusterName);
+        await searchClusters(t.page, t.clusterName);
         const r = row(t.page, t.clusterName);
         await r.getByLabel(/^Connected: True/).waitFor({ timeout: 30_000 });
         await r.getByLabel(/^Registered: True/).waitFor({ timeout: 30_000 });
