@@ -219,7 +219,7 @@ export class KubeClient {
 
   /**
    * getLight over one connection kept open for this client's frequent small reads (the probe's):
-   * the request written and its answer read without Node's http client, the credential headers
+   * an undici Client (not Node's http client), the credential headers
    * renewed every 5 minutes and after a 401 (KeptGets). Through a proxy agent it is getLight.
    */
   async getKept<T = any>(

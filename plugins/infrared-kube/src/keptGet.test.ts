@@ -111,7 +111,7 @@ describe('KeptConnection', () => {
     kept.close();
   });
 
-  it('gives up on an answer over its bound, and the next GET has a connection of its own', async () => {
+  it('gives up on an answer over its bound, and the next GET is answered', async () => {
     const kept = new KeptConnection({ origin });
     answers.push(json(200, { data: 'x'.repeat(4096) }));
     await expect(kept.get('/big', auth, signal(), 1024)).rejects.toBeInstanceOf(
@@ -121,7 +121,8 @@ describe('KeptConnection', () => {
     await expect(kept.get('/small', auth, signal(), 1024)).resolves.toEqual({
       ok: true,
     });
-    expect(connections).toHaveLength(2);
+    // undici reads off the rest of a small answer and keeps the connection (a larger one is cut)
+    expect(connections).toHaveLength(1);
     kept.close();
   });
 
@@ -137,6 +138,13 @@ describe('KeptConnection', () => {
       n: 2,
     });
     expect(connections).toHaveLength(2);
+    // the server closes it as the request arrives, before any answer: sent once more
+    answers.push((_res, req) => req.socket.destroy());
+    answers.push(json(200, { n: 3 }));
+    await expect(kept.get('/version', auth, signal())).resolves.toEqual({
+      n: 3,
+    });
+    expect(connections).toHaveLength(3);
     kept.close();
   });
 

@@ -3,9 +3,13 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { RequestContext } from '@kubernetes/client-node';
+import { Client, type Dispatcher } from 'undici';
 import { IDLE_CONNECTION_MS } from './keepAlive';
-import { AnswerReader, type Answer } from './httpAnswer';
-import { LightGetStatusError, MAX_ANSWER_BYTES } from './lightGet';
+import {
+  LightGetStatusError,
+  LightGetTooLargeError,
+  MAX_ANSWER_BYTES,
+} from './lightGet';
 
 /** The TLS options of an https.Agent that say how to connect (the agent's own fields are left). */
 const TLS_FIELDS = [
@@ -35,8 +39,13 @@ export interface KeptTarget {
   idleMs?: number;
 }
 
-/** An error of a request sent on a kept connection the server had closed before any answer. */
-const STALE = Symbol('stale');
+/** undici's codes of a connection that closed or reset before the answer's head came. */
+const STALE_CODES = new Set([
+  'UND_ERR_SOCKET',
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_CLOSED',
+]);
 
 /** What http.request rejects with when its signal aborts: an AbortError with the reason. */
 function abortError(signal: AbortSignal): Error {
@@ -47,188 +56,140 @@ function abortError(signal: AbortSignal): Error {
   });
 }
 
+/** An undici error as lightGet's: the socket's own error (its code, ECONNREFUSED) when it has one. */
+function socketError(error: unknown): unknown {
+  const cause = (error as { cause?: { code?: unknown } })?.cause;
+  return typeof cause?.code === 'string' ? cause : error;
+}
+
 /**
- * GETs over one connection that stays open (HTTP/1.1, one request at a time), written and read
- * without Node's http client: a request is one write of bytes made once per header set, an answer
- * is read by its Content-Length or chunks. A probe over it costs about a seventh of the CPU of one
- * through http.request, whose agent, ClientRequest and header handling dominate a `/version`
- * probe's cost (issue 25: CPU at rest, 1,000 probes a pass). Answers and failures are shaped as
- * lightGet's (LightGetStatusError, LightGetTooLargeError, the socket's error codes, an AbortError
- * on the signal), so a caller classifies them the same way.
+ * GETs over one connection that stays open (HTTP/1.1, one request at a time): an undici Client
+ * per target, which costs a fraction of the CPU of http.request, whose agent, ClientRequest and
+ * header handling dominate a `/version` probe's cost (issue 25: CPU at rest, 1,000 probes a
+ * pass). Answers and failures are shaped as lightGet's (LightGetStatusError,
+ * LightGetTooLargeError, the socket's error codes, an AbortError on the signal), so a caller
+ * classifies them the same way. A request the server's close of the kept connection cut before
+ * any answer is sent once more (undici does not resend the request in flight itself).
  */
 export class KeptConnection {
-  private socket?: net.Socket;
+  private client?: Client;
   private secureContext?: tls.SecureContext;
-  private turn: Promise<unknown> = Promise.resolve();
-  private readonly requests = new Map<string, Buffer>();
-  private requestHeaders?: Record<string, string>;
 
   constructor(private readonly target: KeptTarget) {}
 
   /** GET `path` with `headers`; the JSON answer of a 2xx status, else a LightGetStatusError. */
-  get<T>(
+  async get<T>(
     path: string,
     headers: Record<string, string>,
     signal: AbortSignal,
     maxBytes = MAX_ANSWER_BYTES,
   ): Promise<T> {
-    const run = this.turn.then(() =>
-      this.exchange(this.request(path, headers), signal, maxBytes),
-    );
-    this.turn = run.catch(() => undefined);
-    return run.then(answer => {
-      const text = answer.body.toString('utf8');
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON: kept as text for the message
+    if (signal.aborted) throw abortError(signal);
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await this.send(path, headers, signal);
+    } catch (error) {
+      if (signal.aborted) throw abortError(signal);
+      const code = (error as { code?: unknown })?.code;
+      if (typeof code !== 'string' || !STALE_CODES.has(code)) {
+        throw socketError(error);
       }
-      if (answer.status >= 200 && answer.status < 300) return body as T;
-      throw new LightGetStatusError(answer.status, body, answer.headers);
-    });
+      // the server closed the kept connection as the request went out: once more on a new one
+      try {
+        answer = await this.send(path, headers, signal);
+      } catch (again) {
+        throw signal.aborted ? abortError(signal) : socketError(again);
+      }
+    }
+    const text = await this.read(answer, signal, maxBytes);
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: kept as text for the message
+    }
+    const status = answer.statusCode;
+    if (status >= 200 && status < 300) return body as T;
+    const answerHeaders: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (typeof value === 'string') answerHeaders[name] = value;
+    }
+    throw new LightGetStatusError(status, body, answerHeaders);
   }
 
   /** Closes the connection (a later GET opens another). */
   close(): void {
-    this.socket?.destroy();
-    this.socket = undefined;
+    this.client?.destroy().catch(() => undefined);
+    this.client = undefined;
   }
 
-  private request(path: string, headers: Record<string, string>): Buffer {
-    // the bytes of a request, made once per path while the caller passes the same headers object
-    if (headers !== this.requestHeaders) {
-      this.requests.clear();
-      this.requestHeaders = headers;
-    }
-    let bytes = this.requests.get(path);
-    if (!bytes) {
-      let text = `GET ${path} HTTP/1.1\r\nHost: ${this.target.origin.host}\r\n`;
-      for (const [name, value] of Object.entries(headers)) {
-        if (/[\r\n]/.test(name) || /[\r\n]/.test(String(value))) {
-          throw new Error(`header ${name}: line breaks are not allowed`);
-        }
-        text += `${name}: ${value}\r\n`;
-      }
-      bytes = Buffer.from(`${text}Connection: keep-alive\r\n\r\n`, 'latin1');
-      if (this.requests.size >= 16) this.requests.clear();
-      this.requests.set(path, bytes);
-    }
-    return bytes;
+  private send(
+    path: string,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> {
+    return this.connection().request({ path, method: 'GET', headers, signal });
   }
 
-  private async exchange(
-    request: Buffer,
+  /** The body as text, at most `maxBytes` of it (past that the connection is dropped). */
+  private async read(
+    answer: Dispatcher.ResponseData,
     signal: AbortSignal,
     maxBytes: number,
-  ): Promise<Answer> {
-    const reused = !!this.socket;
-    try {
-      return await this.once(request, signal, maxBytes);
-    } catch (error) {
-      // the server closed a kept connection as the request went out: once more on a new one
-      if (reused && (error as { [STALE]?: boolean })[STALE]) {
-        return this.once(request, signal, maxBytes);
-      }
-      throw error;
+  ): Promise<string> {
+    const length = Number(answer.headers['content-length']);
+    if (length > maxBytes) {
+      answer.body.destroy();
+      throw new LightGetTooLargeError(maxBytes);
     }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > maxBytes) {
+          answer.body.destroy();
+          throw new LightGetTooLargeError(maxBytes);
+        }
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      if (error instanceof LightGetTooLargeError) throw error;
+      throw signal.aborted ? abortError(signal) : socketError(error);
+    }
+    return chunks.length === 1
+      ? chunks[0].toString('utf8')
+      : Buffer.concat(chunks).toString('utf8');
   }
 
-  private connect(): net.Socket {
+  private connection(): Client {
+    if (this.client && !this.client.destroyed && !this.client.closed) {
+      return this.client;
+    }
     const { origin } = this.target;
-    const host = origin.hostname.replace(/^\[(.*)\]$/, '$1');
-    let socket: net.Socket;
-    if (origin.protocol === 'http:') {
-      socket = net.connect({ host, port: Number(origin.port || 80) });
-    } else {
-      const options: Record<string, unknown> = {};
+    const idleMs = this.target.idleMs ?? IDLE_CONNECTION_MS;
+    let connect: Record<string, unknown> = {};
+    if (origin.protocol === 'https:') {
+      const host = origin.hostname.replace(/^\[(.*)\]$/, '$1');
       for (const field of TLS_FIELDS) {
         if (this.target.tls?.[field] !== undefined) {
-          options[field] = this.target.tls[field];
+          connect[field] = this.target.tls[field];
         }
       }
       // what https.Agent does: SNI for a name, none for an address
-      if (options.servername === undefined && !net.isIP(host)) {
-        options.servername = host;
+      if (connect.servername === undefined && !net.isIP(host)) {
+        connect.servername = host;
       }
-      this.secureContext ??= tls.createSecureContext(options);
-      socket = tls.connect({
-        ...options,
-        secureContext: this.secureContext,
-        host,
-        port: Number(origin.port || 443),
-      });
+      this.secureContext ??= tls.createSecureContext(connect);
+      connect = { ...connect, secureContext: this.secureContext };
     }
-    socket.setNoDelay(true);
-    socket.setTimeout(this.target.idleMs ?? IDLE_CONNECTION_MS, () =>
-      this.drop(socket),
-    );
-    socket.on('error', () => this.drop(socket));
-    socket.on('close', () => this.drop(socket));
-    this.socket = socket;
-    return socket;
-  }
-
-  private drop(socket: net.Socket): void {
-    socket.destroy();
-    if (this.socket === socket) this.socket = undefined;
-  }
-
-  /** One request and its answer on the kept socket (a new one when there is none). */
-  private once(
-    request: Buffer,
-    signal: AbortSignal,
-    maxBytes: number,
-  ): Promise<Answer> {
-    if (signal.aborted) return Promise.reject(abortError(signal));
-    const socket = this.socket ?? this.connect();
-    socket.ref();
-    return new Promise<Answer>((resolve, reject) => {
-      const reader = new AnswerReader(maxBytes);
-      let got = false;
-      // set below, once the listeners it removes are defined
-      let done: (error?: unknown, answer?: Answer) => void = () => {};
-      const onData = (chunk: Buffer) => {
-        got = true;
-        try {
-          const answer = reader.push(chunk);
-          if (answer) done(undefined, answer);
-        } catch (error) {
-          done(error);
-        }
-      };
-      const onError = (error: Error) =>
-        done(got ? error : Object.assign(error, { [STALE]: true }));
-      const onEnd = () => {
-        const answer = reader.end();
-        if (answer) done(undefined, answer);
-        else {
-          const error = Object.assign(new Error('socket hang up'), {
-            code: 'ECONNRESET',
-          });
-          done(got ? error : Object.assign(error, { [STALE]: true }));
-        }
-      };
-      const onAbort = () => done(abortError(signal));
-      done = (error, answer) => {
-        done = () => {};
-        socket.off('data', onData);
-        socket.off('error', onError);
-        socket.off('end', onEnd);
-        socket.off('close', onEnd);
-        signal.removeEventListener('abort', onAbort);
-        if (error || !answer || answer.close) this.drop(socket);
-        else socket.unref();
-        if (error) reject(error);
-        else resolve(answer!);
-      };
-      socket.on('data', onData);
-      socket.once('error', onError);
-      socket.once('end', onEnd);
-      socket.once('close', onEnd);
-      signal.addEventListener('abort', onAbort, { once: true });
-      socket.write(request);
+    this.client = new Client(origin.origin, {
+      connect: { ...connect, noDelay: true },
+      keepAliveTimeout: idleMs,
+      keepAliveMaxTimeout: idleMs,
+      pipelining: 1,
     });
+    return this.client;
   }
 }
 
