@@ -43,26 +43,49 @@ import {
 } from '../../plugins/infrared-backend/src/gitops';
 import { arg, percentile, quiet, sleep } from '../registration/bench';
 
+/** Aliases one child process serves: each holds a listening socket and two per open connection. */
+const ALIASES_PER_CHILD = Number(process.env.BENCH_ALIASES_PER_CHILD ?? 2500);
+
 /**
  * `count` kubeconfigs of one cluster, each at an address of its own (one registration per API
- * server, issue 23.1), from bench/scale/aliases.js in a child process: the forwarding costs this
- * process nothing. The child stops when this process ends or calls stop().
+ * server, issue 23.1), from bench/scale/aliases.js in child processes of ALIASES_PER_CHILD each:
+ * the forwarding costs this process nothing, and no child runs out of file descriptors (one child
+ * for 10,000 hit the limit of 20,000 and reset connections). The children stop when this process
+ * ends or calls stop().
  */
 async function aliasesInChild(statePath: string, count: number) {
-  const child = spawn(
-    process.execPath,
-    [path.join(__dirname, 'aliases.js'), statePath, 'workload-a', `${count}`],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  const kubeconfigs = await new Promise<string[]>((resolve, reject) => {
-    child.stdout.on('data', chunk => {
-      out += chunk;
-      if (out.includes('\n')) resolve(JSON.parse(out));
-    });
-    child.once('exit', code => reject(new Error(`aliases.js exited ${code}`)));
-  });
-  return { kubeconfigs, stop: () => child.stdin.end() };
+  const children: ReturnType<typeof spawn>[] = [];
+  const parts: Promise<string[]>[] = [];
+  for (let at = 0; at < count; at += ALIASES_PER_CHILD) {
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(__dirname, 'aliases.js'),
+        statePath,
+        'workload-a',
+        `${Math.min(ALIASES_PER_CHILD, count - at)}`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    children.push(child);
+    let out = '';
+    parts.push(
+      new Promise<string[]>((resolve, reject) => {
+        child.stdout!.on('data', chunk => {
+          out += chunk;
+          if (out.includes('\n')) resolve(JSON.parse(out));
+        });
+        child.once('exit', code =>
+          reject(new Error(`aliases.js exited ${code}`)),
+        );
+      }),
+    );
+  }
+  const kubeconfigs = (await Promise.all(parts)).flat();
+  return {
+    kubeconfigs,
+    stop: () => children.forEach(child => child.stdin!.end()),
+  };
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
