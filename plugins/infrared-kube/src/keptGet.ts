@@ -128,7 +128,24 @@ export class KeptConnection {
     headers: Record<string, string>,
     signal: AbortSignal,
   ): Promise<Dispatcher.ResponseData> {
-    return this.connection().request({ path, method: 'GET', headers, signal });
+    const answer = this.connection().request({
+      path,
+      method: 'GET',
+      headers,
+      signal,
+    });
+    // undici settles an aborted request only once its connect ends (10 s by default against a
+    // server that never finishes the handshake): answer the abort at once, and drop the connection
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.close();
+        reject(abortError(signal));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      answer
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   /** The body as text, at most `maxBytes` of it (past that the connection is dropped). */
