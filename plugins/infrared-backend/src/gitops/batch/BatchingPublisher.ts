@@ -12,9 +12,11 @@ import { planBatches } from './planBatches';
 export interface BatchingPublisherOptions {
   /** The files (written plus deleted) one combined change may hold. A single larger change still goes alone. */
   maxFilesPerChange: number;
-  /** How long the queue must be quiet before it is published; default 10 ms. */
+  /** On a quiet system: how long the queue must be quiet before it is published; default 10 ms. */
   quietMs?: number;
-  /** The longest a change waits for others to join it; default 1 s. */
+  /** Under a burst: how long arrivals must pause before the batch goes (and the burst ends); default 1 s. */
+  burstQuietMs?: number;
+  /** The longest a change waits for others to join it; default 15 s. */
   maxWaitMs?: number;
 }
 
@@ -24,17 +26,29 @@ interface Queued {
   reject(error: unknown): void;
 }
 
+const filesOf = (change: GitopsChange) =>
+  Object.keys(change.files).length + (change.deletions?.length ?? 0);
+
 /**
  * Publishes the changes that arrive together as one change (one pull request), so a pass that
  * registers many clusters costs a handful of pull requests instead of one each. A change that
  * arrives alone is published as it is, under its own key. One publish runs at a time; what arrives
  * meanwhile forms the next batch. A change with a pending pull request is checked on its own.
+ *
+ * The window adapts to the arrivals: on a quiet system a change goes after `quietMs`. A change that
+ * arrives while a publish is in flight starts a burst: from then on a batch keeps collecting until
+ * the arrivals pause for `burstQuietMs` (which ends the burst), it holds `maxFilesPerChange` files,
+ * or its first change waited `maxWaitMs`. So 1,000 registrations through the API over a minute make
+ * a handful of pull requests, and a lone one on a quiet system is not held back (issue 25).
  */
 export class BatchingPublisher implements GitopsPublisher {
   private queue: Queued[] = [];
+  private queuedFiles = 0;
   private timer?: NodeJS.Timeout;
   private firstQueuedAt = 0;
+  private lastArrivalAt = -Infinity;
   private inFlight = false;
+  private burst = false;
 
   constructor(
     private readonly inner: GitopsPublisher,
@@ -51,25 +65,37 @@ export class BatchingPublisher implements GitopsPublisher {
   ): Promise<GitopsPublishResult> {
     if (options?.pending) return this.inner.publish(change, options);
     return new Promise((resolve, reject) => {
-      if (!this.queue.length) this.firstQueuedAt = Date.now();
+      const now = Date.now();
+      if (now - this.lastArrivalAt >= this.burstQuietMs) this.burst = false;
+      if (this.inFlight) this.burst = true;
+      this.lastArrivalAt = now;
+      if (!this.queue.length) this.firstQueuedAt = now;
       this.queue.push({ change, resolve, reject });
+      this.queuedFiles += filesOf(change);
       this.schedule();
     });
+  }
+
+  private get burstQuietMs(): number {
+    return this.options.burstQuietMs ?? 1000;
+  }
+
+  /** How long the queue waits yet before its batch goes. */
+  private delay(now: number): number {
+    const left =
+      (this.options.maxWaitMs ?? 15_000) - (now - this.firstQueuedAt);
+    if (!this.burst) return Math.min(this.options.quietMs ?? 10, left);
+    if (this.queuedFiles >= this.options.maxFilesPerChange) return 0;
+    return Math.min(this.burstQuietMs - (now - this.lastArrivalAt), left);
   }
 
   private schedule(): void {
     if (this.inFlight || !this.queue.length) return;
     if (this.timer) clearTimeout(this.timer);
-    const waited = Date.now() - this.firstQueuedAt;
-    const quiet = this.options.quietMs ?? 10;
-    const delay = Math.max(
-      0,
-      Math.min(quiet, (this.options.maxWaitMs ?? 1000) - waited),
-    );
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.flush().catch(() => undefined);
-    }, delay);
+    }, Math.max(0, this.delay(Date.now())));
   }
 
   private async flush(): Promise<void> {
@@ -81,6 +107,7 @@ export class BatchingPublisher implements GitopsPublisher {
       this.options.maxFilesPerChange,
     );
     this.queue = rest;
+    this.queuedFiles = rest.reduce((n, q) => n + filesOf(q.change), 0);
     if (rest.length) this.firstQueuedAt = Date.now();
     try {
       const result = await this.inner.publish(
