@@ -42,6 +42,7 @@ import {
   LocalGitPublisher,
 } from '../../plugins/infrared-backend/src/gitops';
 import { arg, percentile, quiet, sleep } from '../registration/bench';
+import { trace } from './trace';
 
 /** Aliases one child process serves: each holds a listening socket and two per open connection. */
 const ALIASES_PER_CHILD = Number(process.env.BENCH_ALIASES_PER_CHILD ?? 2500);
@@ -153,16 +154,21 @@ async function startReplica(
   const counter = new RequestCounter();
   const probeCounter = new RequestCounter();
   const client = new KubeClient(kubeConfigFromText(kubeconfig), { counter });
-  const api = managementApi(client);
-  const prober = new KubeClusterProber(client, { counter: probeCounter });
+  const api = trace.api(managementApi(client));
+  const prober = trace.prober(
+    new KubeClusterProber(client, { counter: probeCounter }),
+  );
   const local = new LocalGitPublisher({ path: repoPath });
   let published = 0;
   const reconciler = new ClusterReconciler({
     api,
     prober,
-    publisher: new BatchingPublisher(local, {
-      maxFilesPerChange: DEFAULT_MAX_FILES_PER_CHANGE,
-    }),
+    publisher: trace.publisher(
+      'queued',
+      new BatchingPublisher(trace.publisher('publish', local), {
+        maxFilesPerChange: DEFAULT_MAX_FILES_PER_CHANGE,
+      }),
+    ),
     managementCluster: 'infrared-mgmt',
     logger: {
       ...quiet,
@@ -181,6 +187,7 @@ async function startReplica(
     // the registrar's children, listed live beside them (as when the registrar runs)
     listDiscovered: () => listDiscoveredClusters(api.secrets, {}),
     onChange: name => {
+      trace.mark('pass started');
       reconciler.reconcile({ names: [name] }).catch(e => quiet.warn(e.message));
       onWrite();
     },
@@ -455,6 +462,7 @@ export async function main(): Promise<void> {
     for (let i = 0; i < 5; i++) {
       const name = `scale-new-${i}`;
       const t = performance.now();
+      trace.begin();
       const res = await fetch(
         `${replicas[i % replicas.length].base}/v1/clusters`,
         {
@@ -469,6 +477,7 @@ export async function main(): Promise<void> {
         },
       );
       if (res.status !== 201) throw new Error(`POST ${name}: ${res.status}`);
+      trace.mark('POST answered');
       for (let j = 0; j < 3000; j++) {
         const got = await admin.must(
           'GET',
@@ -483,6 +492,7 @@ export async function main(): Promise<void> {
         await sleep(10);
       }
       latencies.push(performance.now() - t);
+      trace.end();
     }
     latencies.sort((a, b) => a - b);
     const newP50 = percentile(latencies, 50);
@@ -491,6 +501,7 @@ export async function main(): Promise<void> {
         newP50,
       )} ms over 5 [goal <= 250 ms: ${verdict(newP50 <= 250)}]`,
     );
+    trace.print();
 
     // 5. At rest: passes every 30 s (the default interval), CPU and memory
     const cpuRest0 = process.cpuUsage();
