@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import tls from 'node:tls';
 import type { RequestContext } from '@kubernetes/client-node';
 import { Client, type Dispatcher } from 'undici';
 import { IDLE_CONNECTION_MS } from './keepAlive';
@@ -10,25 +9,7 @@ import {
   LightGetTooLargeError,
   MAX_ANSWER_BYTES,
 } from './lightGet';
-
-/** The TLS options of an https.Agent that say how to connect (the agent's own fields are left). */
-const TLS_FIELDS = [
-  'ca',
-  'cert',
-  'key',
-  'pfx',
-  'passphrase',
-  'rejectUnauthorized',
-  'servername',
-  'ciphers',
-  'minVersion',
-  'maxVersion',
-  'secureProtocol',
-  'checkServerIdentity',
-  'crl',
-  'ecdhCurve',
-  'sigalgs',
-] as const;
+import { CONNECTION_TLS_FIELDS, secureContexts } from './secureContexts';
 
 /** Where a kept connection goes: an origin, and TLS options unless it is plain http. */
 export interface KeptTarget {
@@ -69,13 +50,20 @@ function socketError(error: unknown): unknown {
  * pass). Answers and failures are shaped as lightGet's (LightGetStatusError,
  * LightGetTooLargeError, the socket's error codes, an AbortError on the signal), so a caller
  * classifies them the same way. A request the server's close of the kept connection cut before
- * any answer is sent once more (undici does not resend the request in flight itself).
+ * any answer is sent once more (undici does not resend the request in flight itself). The TLS
+ * context (CA, client credential) is shared with every other connection that has the same
+ * (`secureContexts`), and only it and the connection's own options are kept.
  */
 export class KeptConnection {
   private client?: Client;
-  private secureContext?: tls.SecureContext;
+  /** undici's connect options: the shared context and this connection's server name and checks. */
+  private readonly connect: Record<string, unknown>;
 
-  constructor(private readonly target: KeptTarget) {}
+  constructor(private readonly target: KeptTarget) {
+    this.connect =
+      target.origin.protocol === 'https:' ? connectOptions(target) : {};
+    this.target = { origin: target.origin, idleMs: target.idleMs };
+  }
 
   /** GET `path` with `headers`; the JSON answer of a 2xx status, else a LightGetStatusError. */
   async get<T>(
@@ -183,31 +171,32 @@ export class KeptConnection {
     if (this.client && !this.client.destroyed && !this.client.closed) {
       return this.client;
     }
-    const { origin } = this.target;
     const idleMs = this.target.idleMs ?? IDLE_CONNECTION_MS;
-    let connect: Record<string, unknown> = {};
-    if (origin.protocol === 'https:') {
-      const host = origin.hostname.replace(/^\[(.*)\]$/, '$1');
-      for (const field of TLS_FIELDS) {
-        if (this.target.tls?.[field] !== undefined) {
-          connect[field] = this.target.tls[field];
-        }
-      }
-      // what https.Agent does: SNI for a name, none for an address
-      if (connect.servername === undefined && !net.isIP(host)) {
-        connect.servername = host;
-      }
-      this.secureContext ??= tls.createSecureContext(connect);
-      connect = { ...connect, secureContext: this.secureContext };
-    }
-    this.client = new Client(origin.origin, {
-      connect: { ...connect, noDelay: true },
+    this.client = new Client(this.target.origin.origin, {
+      connect: { ...this.connect, noDelay: true },
       keepAliveTimeout: idleMs,
       keepAliveMaxTimeout: idleMs,
       pipelining: 1,
     });
     return this.client;
   }
+}
+
+/** The connect options of an https target: its TLS options' shared context, SNI as https.Agent sets it. */
+function connectOptions(target: KeptTarget): Record<string, unknown> {
+  const tls = target.tls ?? {};
+  const connect: Record<string, unknown> = {
+    secureContext: secureContexts.contextFor(tls),
+  };
+  for (const field of CONNECTION_TLS_FIELDS) {
+    if (tls[field] !== undefined) connect[field] = tls[field];
+  }
+  // what https.Agent does: SNI for a name, none for an address
+  const host = target.origin.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (connect.servername === undefined && !net.isIP(host)) {
+    connect.servername = host;
+  }
+  return connect;
 }
 
 /** A client's credential headers are asked of its authentication again after this long (and after a 401). */
