@@ -16,7 +16,7 @@ export interface BatchingPublisherOptions {
   quietMs?: number;
   /** Under a burst: how long arrivals must pause before the batch goes (and the burst ends); default 1 s. */
   burstQuietMs?: number;
-  /** The longest a change waits for others to join it; default 15 s. */
+  /** The longest a change waits for others to join it; default 30 s (a burst of 6 a second still fills most of a batch of 250 registrations). */
   maxWaitMs?: number;
 }
 
@@ -83,7 +83,7 @@ export class BatchingPublisher implements GitopsPublisher {
   /** How long the queue waits yet before its batch goes. */
   private delay(now: number): number {
     const left =
-      (this.options.maxWaitMs ?? 15_000) - (now - this.firstQueuedAt);
+      (this.options.maxWaitMs ?? 30_000) - (now - this.firstQueuedAt);
     if (!this.burst) return Math.min(this.options.quietMs ?? 10, left);
     if (this.queuedFiles >= this.options.maxFilesPerChange) return 0;
     return Math.min(this.burstQuietMs - (now - this.lastArrivalAt), left);

@@ -56,7 +56,7 @@ describe('BatchingPublisher window', () => {
     const publisher = new BatchingPublisher(inner, { maxFilesPerChange: 1000 });
     const results = await arrive(publisher, 200, 100);
     expect(results).toHaveLength(200);
-    // the first alone (nothing told it a burst was coming), then windows of up to 15 s
+    // the first alone (nothing told it a burst was coming), then windows of up to 30 s
     expect(published.length).toBeLessThanOrEqual(4);
     const keys = published.flatMap(c =>
       Object.keys(c.files).filter(p => p.endsWith('README.md')),
