@@ -18,10 +18,12 @@ describe('KeptConnection', () => {
   >;
   const connections: Socket[] = [];
   const seen: http.IncomingHttpHeaders[] = [];
+  const paths: string[] = [];
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       seen.push(req.headers);
+      paths.push(req.url ?? '');
       const answer = answers.shift();
       if (answer) answer(res, req);
       // no answer queued: the request hangs (a server that stopped answering)
@@ -40,6 +42,7 @@ describe('KeptConnection', () => {
     answers = [];
     connections.length = 0;
     seen.length = 0;
+    paths.length = 0;
   });
 
   const json =
@@ -238,6 +241,27 @@ current-context: c
         'Bearer two',
       ]);
       expect(calls).toBe(2);
+    });
+
+    it('sends under the path of a server URL that has one', async () => {
+      // before: the kept GET went to /version, past a proxied cluster's path
+      const c = new KubeClient(
+        kubeConfigFromText(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: '${origin.origin}/k8s/clusters/c1'}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: c, context: {cluster: c, user: u}}]
+current-context: c
+`),
+        { authentication },
+      );
+      answers.push(json(200, {}), json(200, { items: [] }));
+      await c.getKept('/version');
+      await c.getKept('/api/v1/nodes?limit=1');
+      expect(paths).toEqual([
+        '/k8s/clusters/c1/version',
+        '/k8s/clusters/c1/api/v1/nodes?limit=1',
+      ]);
     });
 
     it('asks its authentication again after KEPT_HEADERS_MS', async () => {

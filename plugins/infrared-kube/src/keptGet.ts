@@ -212,6 +212,8 @@ export class KeptGets {
   private kept?: {
     connection?: KeptConnection;
     headers: Record<string, string>;
+    /** The server URL's path (`https://host/k8s/clusters/c1`), put before every path. */
+    prefix: string;
     agent: unknown;
     at: number;
   };
@@ -232,7 +234,7 @@ export class KeptGets {
     if (!kept.connection) return undefined;
     try {
       const answer = await kept.connection.get<T>(
-        path,
+        kept.prefix + path,
         kept.headers,
         signal,
         maxBytes,
@@ -245,7 +247,7 @@ export class KeptGets {
       kept = await this.renew(path);
       if (!kept.connection) return undefined;
       const answer = await kept.connection.get<T>(
-        path,
+        kept.prefix + path,
         kept.headers,
         signal,
         maxBytes,
@@ -259,6 +261,10 @@ export class KeptGets {
     const agent = context.getAgent();
     const url = new URL(context.getUrl());
     const headers = context.getHeaders();
+    const own = path.split('?')[0];
+    const prefix = url.pathname.endsWith(own)
+      ? url.pathname.slice(0, url.pathname.length - own.length)
+      : '';
     let connection =
       this.kept && this.kept.agent === agent ? this.kept.connection : undefined;
     if (!connection) {
@@ -275,7 +281,7 @@ export class KeptGets {
         connection = new KeptConnection({ origin: url });
       }
     }
-    this.kept = { connection, headers, agent, at: this.now() };
+    this.kept = { connection, headers, prefix, agent, at: this.now() };
     return this.kept;
   }
 }

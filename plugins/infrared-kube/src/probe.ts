@@ -3,7 +3,8 @@ import type {
   ArgoClusterConfig,
   ArgoConnection,
 } from '@infrared-clusters/plugin-infrared-common';
-import { ArgoConnectionRefusedError, kubeClientForArgo } from './argoClient';
+import { ArgoConnectionRefusedError } from './argoClient';
+import { ArgoProbeClient } from './argoProbeClient';
 import type { KubeClient } from './client';
 import type { RequestCounter } from './counter';
 import { toKubeApiError } from './errors';
@@ -41,13 +42,21 @@ interface NodeList {
 }
 
 /**
+ * What the probe reads a cluster through: a KubeClient, or the prober's lighter client of an Argo CD
+ * connection.
+ *
+ * @public
+ */
+export type ProbeClient = Pick<KubeClient, 'server' | 'getKept'>;
+
+/**
  * Reaches a cluster's API server: GET /version, then counts Nodes (a LIST with a limit, following
  * `continue` when the server does not say how many remain). Bounded by `timeoutMs` in all.
  *
  * @public
  */
 export async function probeCluster(
-  client: KubeClient,
+  client: ProbeClient,
   options: {
     timeoutMs?: number;
     signal?: AbortSignal;
@@ -135,7 +144,8 @@ export interface ClusterProber {
 /**
  * Probes an inCluster cluster with the management client (the backend's own identity), and any
  * other cluster with a client built from exactly the server and config its Argo CD Secret holds
- * (`kubeClientForArgo`): what client-go would refuse is reported, never tried another way.
+ * (`argoKubeConfig`, as `kubeClientForArgo`; kept per cluster as a light ArgoProbeClient): what
+ * client-go would refuse is reported, never tried another way.
  *
  * @public
  */
@@ -143,7 +153,7 @@ export class KubeClusterProber implements ClusterProber {
   /** A client per connection, kept while it is probed, so its keep-alive connection is reused. */
   private readonly clients = new Map<
     string,
-    { client: KubeClient; usedAt: number }
+    { client: ProbeClient; usedAt: number }
   >();
   private sweptAt = Date.now();
   /** The key of a connection object the caller passes again (the reconciler keeps them per Secret version). */
@@ -151,7 +161,7 @@ export class KubeClusterProber implements ClusterProber {
 
   /** The node count each client's API server gave last, and when. */
   private readonly nodeCounts = new WeakMap<
-    KubeClient,
+    ProbeClient,
     { nodes: number; at: number }
   >();
 
@@ -182,7 +192,7 @@ export class KubeClusterProber implements ClusterProber {
       target.kind === 'argo'
         ? { server: target.server, config: target.config }
         : target.argo;
-    let client: KubeClient;
+    let client: ProbeClient;
     try {
       client = this.clientFor(connection);
     } catch (e) {
@@ -211,7 +221,7 @@ export class KubeClusterProber implements ClusterProber {
 
   /** probeCluster, with the node count of a recent probe over the same client. */
   private async probeWith(
-    client: KubeClient,
+    client: ProbeClient,
     options: Parameters<typeof probeCluster>[1],
   ): Promise<ProbeResult> {
     const now = (this.options.now ?? Date.now)();
@@ -230,7 +240,7 @@ export class KubeClusterProber implements ClusterProber {
   }
 
   /** The client of this exact connection (server, TLS, proxy, credential), made once. */
-  private clientFor(connection: ArgoConnection): KubeClient {
+  private clientFor(connection: ArgoConnection): ProbeClient {
     const now = Date.now();
     if (now - this.sweptAt > CLIENT_IDLE_MS) {
       for (const [key, entry] of this.clients) {
@@ -246,7 +256,7 @@ export class KubeClusterProber implements ClusterProber {
       this.keys.set(connection, key);
     }
     const entry = this.clients.get(key) ?? {
-      client: kubeClientForArgo(connection, { counter: this.options.counter }),
+      client: new ArgoProbeClient(connection, this.options.counter),
       usedAt: now,
     };
     entry.usedAt = now;

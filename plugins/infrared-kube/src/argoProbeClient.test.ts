@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { ensureClusterPki, type ClusterPki } from '@internal/devenv/src/certs';
+import { ArgoProbeClient } from './argoProbeClient';
+import { RequestCounter } from './counter';
+import { KubeClusterProber, type ProbeTarget } from './probe';
+import { KubeClient, kubeConfigFromText } from './client';
+
+const b64 = (file: string) => fs.readFileSync(file).toString('base64');
+
+describe('KubeClusterProber over its light client of an Argo CD connection', () => {
+  let dir: string;
+  let a: ClusterPki;
+  let b: ClusterPki;
+  let server: https.Server;
+  let origin: string;
+  const seen: Array<{ path: string; auth?: string; user?: string }> = [];
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'argo-probe-'));
+    a = ensureClusterPki(path.join(dir, 'a'), 'a');
+    b = ensureClusterPki(path.join(dir, 'b'), 'b');
+    server = https.createServer(
+      {
+        ca: fs.readFileSync(a.caCert),
+        cert: fs.readFileSync(a.servingCert),
+        key: fs.readFileSync(a.servingKey),
+        requestCert: true,
+        rejectUnauthorized: false,
+      },
+      (req, res) => {
+        const peer = (req.socket as TLSSocket).getPeerCertificate();
+        seen.push({
+          path: req.url ?? '',
+          auth: req.headers.authorization,
+          user: (req.socket as TLSSocket).authorized
+            ? String(peer.subject?.CN)
+            : undefined,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            req.url?.includes('/api/v1/nodes')
+              ? { items: [{}, {}, {}], metadata: {} }
+              : { gitVersion: 'v1.37.2' },
+          ),
+        );
+      },
+    );
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+    origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise(r => server.close(r));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    seen.length = 0;
+  });
+
+  const management = new KubeClient(
+    kubeConfigFromText(`apiVersion: v1
+kind: Config
+clusters: [{name: m, cluster: {server: 'https://127.0.0.1:1'}}]
+users: [{name: m, user: {token: unused}}]
+contexts: [{name: m, context: {cluster: m, user: m}}]
+current-context: m
+`),
+  );
+  const argo = (
+    address: string,
+    tls: { insecure?: boolean; ca?: ClusterPki; credential?: ClusterPki },
+    bearerToken?: string,
+  ): ProbeTarget => ({
+    kind: 'argo',
+    server: address,
+    config: {
+      ...(bearerToken ? { bearerToken } : {}),
+      tlsClientConfig: {
+        insecure: tls.insecure ?? false,
+        ...(tls.ca ? { caData: b64(tls.ca.caCert) } : {}),
+        ...(tls.credential
+          ? {
+              certData: b64(tls.credential.adminCert),
+              keyData: b64(tls.credential.adminKey),
+            }
+          : {}),
+      },
+    },
+  });
+
+  it('sends the client certificate and the token, under the server URL path, and counts each GET', async () => {
+    const counter = new RequestCounter();
+    const prober = new KubeClusterProber(management, { counter });
+    const target = argo(
+      `${origin}/k8s/clusters/c1`,
+      { ca: a, credential: a },
+      'tok',
+    );
+    await expect(prober.probe(target)).resolves.toEqual({
+      ok: true,
+      kubernetesVersion: 'v1.37.2',
+      nodes: 3,
+    });
+    await expect(prober.probe(target)).resolves.toMatchObject({ ok: true });
+    expect(seen).toEqual([
+      {
+        path: '/k8s/clusters/c1/version',
+        auth: 'Bearer tok',
+        user: 'devenv-admin',
+      },
+      {
+        path: '/k8s/clusters/c1/api/v1/nodes?limit=500',
+        auth: 'Bearer tok',
+        user: 'devenv-admin',
+      },
+      {
+        path: '/k8s/clusters/c1/version',
+        auth: 'Bearer tok',
+        user: 'devenv-admin',
+      },
+    ]);
+    expect(counter.total).toBe(3);
+  });
+
+  it('refuses a server its CA did not issue, and reaches it with insecure as Argo CD would', async () => {
+    const prober = new KubeClusterProber(management);
+    await expect(
+      prober.probe(argo(origin, { ca: b, credential: b })),
+    ).resolves.toMatchObject({ ok: false, reason: 'CertificateNotTrusted' });
+    expect(seen).toEqual([]);
+    await expect(
+      prober.probe(argo(origin, { insecure: true }, 'tok')),
+    ).resolves.toMatchObject({ ok: true, nodes: 3 });
+  });
+
+  it('is refused at once for what client-go refuses, as kubeClientForArgo is', () => {
+    expect(
+      () =>
+        new ArgoProbeClient({
+          server: origin,
+          config: {
+            tlsClientConfig: { insecure: true, caData: b64(a.caCert) },
+          },
+        }),
+    ).toThrow(/Argo CD would refuse/);
+  });
+});
