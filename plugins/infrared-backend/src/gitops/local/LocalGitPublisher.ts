@@ -19,7 +19,7 @@ import {
   pushPullBranch,
 } from './pullRecords';
 import { withProcessLock } from './processLock';
-import { buildTree, initRepository, isApplied } from './repository';
+import { initRepository, isApplied, KeptIndex } from './repository';
 
 export interface LocalGitPublisherOptions {
   /** The bare repository; created with an initial commit when absent. */
@@ -64,6 +64,7 @@ export class LocalGitPublisher implements GitopsPublisher {
   private readonly branch: string;
   private readonly mutex: KeyedLock;
   private initialized = false;
+  private readonly index = new KeptIndex();
 
   constructor(private readonly options: LocalGitPublisherOptions) {
     this.path = resolve(options.path);
@@ -133,7 +134,7 @@ export class LocalGitPublisher implements GitopsPublisher {
           },
         };
       }
-      const tree = await buildTree(this.git, head, change);
+      const tree = await this.index.buildTree(this.git, head, change);
       const pr = {
         key: change.key,
         title: change.title,
@@ -159,6 +160,7 @@ export class LocalGitPublisher implements GitopsPublisher {
         `delete refs/heads/${branch}`,
       ]);
       if (landed) {
+        this.index.landed(merge);
         this.options.logger?.info(
           `gitops: merged pull request #${pull.number} (${change.key}) as ${merge}`,
         );
