@@ -102,14 +102,17 @@ export class ClusterService {
     request: RegisterClusterRequest,
   ): Promise<ClusterView> {
     const name = request.name;
-    await this.checkNameFree(name);
-    try {
-      await checkServerFree(this.options.api, request, () =>
+    // both read only: asked together, one round trip instead of two; the name's refusal first
+    const [nameFree, serverFree] = await Promise.allSettled([
+      this.checkNameFree(name),
+      checkServerFree(this.options.api, request, () =>
         this.options.listCache?.resources(),
-      );
-    } catch (e) {
-      if (e instanceof ConflictError) throw e;
-      throw fromKubeError(e);
+      ),
+    ]);
+    if (nameFree.status === 'rejected') throw nameFree.reason;
+    if (serverFree.status === 'rejected') {
+      const e = serverFree.reason;
+      throw e instanceof ConflictError ? e : fromKubeError(e);
     }
     const secret =
       request.kubeconfig === undefined
@@ -127,11 +130,11 @@ export class ClusterService {
   private async checkNameFree(name: string): Promise<void> {
     const { api } = this.options;
     try {
-      if (await api.clusters.get(name)) throw nameTaken(name);
-      const argoSecret = await api.secrets.get(
-        ARGOCD_NAMESPACE,
-        argoSecretName(name),
-      );
+      const [cluster, argoSecret] = await Promise.all([
+        api.clusters.get(name),
+        api.secrets.get(ARGOCD_NAMESPACE, argoSecretName(name)),
+      ]);
+      if (cluster) throw nameTaken(name);
       if (
         argoSecret &&
         argoSecretManager(argoSecret.metadata).kind !== 'infrared'
