@@ -24,7 +24,7 @@ import {
   ClusterService,
   CLUSTERS_RECONCILE_TASK_ID,
   createClusters,
-  startWatchedClusters,
+  startClusterWatches,
 } from './clusters';
 import { findRepoRoot, readManagementClusterConfig } from './config';
 import { createGitopsPublisher } from './gitops';
@@ -135,6 +135,14 @@ export function wireClusters(
   events: EventsService,
 ): Promise<ClusterService> {
   const { config, logger, management } = w;
+  // the REST list and the scheduled pass read these instead of LISTs (issue 25)
+  const watches =
+    management.client &&
+    startClusterWatches({
+      client: management.client,
+      lifecycle: w.lifecycle,
+      logger,
+    });
   return createClusters({
     config,
     logger,
@@ -142,13 +150,8 @@ export function wireClusters(
     api: management.api,
     prober: management.prober,
     publisher: w.publisher,
-    watchedClusters:
-      management.client &&
-      startWatchedClusters({
-        client: management.client,
-        lifecycle: w.lifecycle,
-        logger,
-      }),
+    watchedClusters: watches?.clusters,
+    passWatches: watches,
     discovered: registrar ? discoveredClustersOptions(config) : undefined,
     // each child with the registrar's last pass
     withPasses:

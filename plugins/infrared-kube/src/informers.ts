@@ -24,6 +24,8 @@ export interface WatchedCacheOptions {
   onError?: (error: unknown) => void;
   /** Told after every change the watch brings (and after each LIST). */
   onChange?: () => void;
+  /** Only the objects with these labels, in the LIST and the watch alike (e.g. `a=b`). */
+  labelSelector?: string;
 }
 
 /**
@@ -41,6 +43,11 @@ export class WatchedCache<T extends KubernetesObject, V> {
   private readonly informer;
   private stopped = false;
   private failures = 0;
+  /** Errors reported since the cache was made: a start that saw none is a watch running again. */
+  private errors = 0;
+  private broken = false;
+  /** Each object converted once (the informer replaces an object on every change). */
+  private readonly converted = new WeakMap<T, V>();
   private restartTimer?: ReturnType<typeof setTimeout>;
   private resolveSynced!: () => void;
   private syncedOnce = false;
@@ -57,34 +64,50 @@ export class WatchedCache<T extends KubernetesObject, V> {
     this.synced = new Promise(resolve => {
       this.resolveSynced = resolve;
     });
-    this.informer = makeInformer<T>(client.kubeConfig, path, async () => {
-      const answer = await list();
-      // the informer fills its cache right after this resolves, within the same task
-      setImmediate(() => {
-        this.failures = 0;
-        this.syncedOnce = true;
-        this.resolveSynced();
-        this.options.onChange?.();
-      });
-      return answer;
-    });
+    this.informer = makeInformer<T>(
+      client.kubeConfig,
+      path,
+      () => this.relist(list),
+      options.labelSelector,
+    );
     this.informer.on('connect', () => {
       this.connects += 1;
     });
     this.informer.on('change', () => this.options.onChange?.());
     this.informer.on('error', error => {
       if (this.stopped) return; // stop() aborts the watch: not a failure
+      this.errors += 1;
+      this.broken = true;
       this.options.onError?.(error);
       this.scheduleRestart();
     });
   }
 
+  private async relist(
+    list: () => Promise<KubernetesListObject<T>>,
+  ): Promise<KubernetesListObject<T>> {
+    const answer = await list();
+    // the informer fills its cache right after this resolves, within the same task
+    setImmediate(() => {
+      this.failures = 0;
+      this.syncedOnce = true;
+      this.resolveSynced();
+      this.options.onChange?.();
+    });
+    return answer;
+  }
+
   /** Starts the LIST and the watch; resolves when the first LIST is in (or failed). */
   async start(): Promise<void> {
     this.stopped = false;
+    const errorsBefore = this.errors;
     try {
+      // resolves once the watch request is answered (LIST and watch errors are reported, not thrown)
       await this.informer.start();
+      if (this.errors === errorsBefore) this.broken = false;
     } catch (error) {
+      this.errors += 1;
+      this.broken = true;
       this.options.onError?.(error);
       this.scheduleRestart();
     }
@@ -101,15 +124,33 @@ export class WatchedCache<T extends KubernetesObject, V> {
     return this.syncedOnce;
   }
 
+  /**
+   * Whether the cache follows the server now: synced, and its watch running (not failed since it
+   * last started). A broken cache keeps its objects, which may be stale, until its restart.
+   */
+  get isHealthy(): boolean {
+    return this.syncedOnce && !this.broken && !this.stopped;
+  }
+
   /** Every object in the cache (of one namespace when given). */
   list(namespace?: string): V[] {
-    return this.informer.list(namespace).map(o => this.convert(o));
+    return this.informer.list(namespace).map(o => this.view(o));
   }
 
   /** One object from the cache, undefined when it is not there. */
   get(name: string, namespace?: string): V | undefined {
     const object = this.informer.get(name, namespace);
-    return object ? this.convert(object) : undefined;
+    return object ? this.view(object) : undefined;
+  }
+
+  /** The same converted object for an object the watch did not change. */
+  private view(object: T): V {
+    let value = this.converted.get(object);
+    if (value === undefined) {
+      value = this.convert(object);
+      this.converted.set(object, value);
+    }
+    return value;
   }
 
   private scheduleRestart() {
@@ -131,8 +172,9 @@ export class WatchedCache<T extends KubernetesObject, V> {
 async function listForInformer<T extends KubernetesObject>(
   client: KubeClient,
   path: string,
+  labelSelector?: string,
 ): Promise<KubernetesListObject<T>> {
-  const list = await listAllPages<T>(client, path);
+  const list = await listAllPages<T>(client, path, { labelSelector });
   return {
     metadata: { resourceVersion: list.resourceVersion },
     items: list.items,
@@ -152,14 +194,16 @@ export function watchClusters(
   return new WatchedCache<KubernetesObject, ClusterResource>(
     client,
     path,
-    () => listForInformer<KubernetesObject>(client, path),
+    () =>
+      listForInformer<KubernetesObject>(client, path, options?.labelSelector),
     o => o as unknown as ClusterResource,
     options,
   );
 }
 
 /**
- * The Secrets of one namespace as plain JSON (`plainSecret`), kept current by a watch.
+ * The Secrets of one namespace (with `labelSelector`, only those) as plain JSON (`plainSecret`),
+ * kept current by a watch.
  *
  * @public
  */
@@ -172,7 +216,7 @@ export function watchSecrets(
   return new WatchedCache<V1Secret, SecretObject>(
     client,
     path,
-    () => listForInformer<V1Secret>(client, path),
+    () => listForInformer<V1Secret>(client, path, options?.labelSelector),
     plainSecret,
     options,
   );

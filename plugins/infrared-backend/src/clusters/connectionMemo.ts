@@ -15,7 +15,12 @@ import {
 export class ConnectionMemo {
   private readonly byCluster = new Map<
     string,
-    { key: string; connection: ResolvedConnection }
+    {
+      key: string;
+      connection: ResolvedConnection;
+      /** The objects it was resolved from: a watch hands the same ones while nothing changed. */
+      from: [ClusterResource, SecretObject | undefined];
+    }
   >();
 
   resolve(
@@ -23,6 +28,14 @@ export class ConnectionMemo {
     kubeconfigSecret: SecretObject | undefined,
   ): ResolvedConnection {
     const { name, uid, generation } = cluster.metadata;
+    const known = this.byCluster.get(name);
+    if (
+      known?.from[0] === cluster &&
+      known.from[1] === kubeconfigSecret &&
+      kubeconfigSecret?.metadata.resourceVersion
+    ) {
+      return known.connection;
+    }
     const key = JSON.stringify([
       uid,
       generation,
@@ -30,13 +43,22 @@ export class ConnectionMemo {
       kubeconfigSecret?.metadata.uid,
       kubeconfigSecret?.metadata.resourceVersion,
     ]);
-    const known = this.byCluster.get(name);
+    const from: [ClusterResource, SecretObject | undefined] = [
+      cluster,
+      kubeconfigSecret,
+    ];
     if (known?.key === key && kubeconfigSecret?.metadata.resourceVersion) {
+      known.from = from;
       return known.connection;
     }
     const connection = resolveConnection(cluster, kubeconfigSecret);
-    this.byCluster.set(name, { key, connection });
+    this.byCluster.set(name, { key, connection, from });
     return connection;
+  }
+
+  /** The Clusters it keeps something of. */
+  names(): Iterable<string> {
+    return this.byCluster.keys();
   }
 
   /** Forgets a Cluster that is gone. */

@@ -17,6 +17,7 @@ import { BatchingPublisher, type GitopsPublisher } from '../gitops';
 import { ClusterService } from './ClusterService';
 import { ClusterListCache, type WatchedClusters } from './listCache';
 import { readClustersConfig } from './config';
+import type { PassWatches } from './passWatches';
 import { ClusterReconciler, type ReconcileScope } from './reconciler';
 import { ReconcileTrigger } from './trigger';
 
@@ -42,6 +43,8 @@ export interface CreateClustersOptions {
   withPasses?: (listed: DiscoveredClusterInput[]) => DiscoveredClusterInput[];
   /** The Clusters a watch keeps current: the REST list reads them instead of sending a LIST. */
   watchedClusters?: WatchedClusters;
+  /** The watches the scheduled pass reads instead of its LISTs (it LISTs while one is not healthy). */
+  passWatches?: PassWatches;
   /**
    * Told of each API write (`registered`, `removed`) and when the pass that follows a registration
    * is done (`reconciled`); the wiring publishes it on the events service.
@@ -73,6 +76,7 @@ export async function createClusters(
     }),
     managementCluster: settings.managementCluster,
     logger,
+    watches: options.passWatches,
   });
   const trigger = new ReconcileTrigger(
     scheduler,

@@ -35,4 +35,5 @@ export {
   type CreateClustersOptions,
 } from './createClusters';
 export { ClusterListCache, type WatchedClusters } from './listCache';
-export { startWatchedClusters } from './watchedClusters';
+export { startClusterWatches } from './watchedClusters';
+export type { PassWatches } from './passWatches';

@@ -27,12 +27,18 @@ import type { ObservedCluster, RegistrationChange } from './plan';
  * from `observeCluster`, in one call. Nothing here decides what to write.
  */
 
-const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
+/** The label selector of the Secrets Infrared manages (the pass LISTs and watches them by it). */
+export const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
 
-/** The Secrets a pass LISTed by our labels (namespaces infrared and argocd), by name. */
+/** Secrets by name: a Map from a LIST, or a watch's cache. */
+export interface SecretsByName {
+  get(name: string): SecretObject | undefined;
+}
+
+/** The Secrets a pass read by our labels (namespaces infrared and argocd): LISTed or watched. */
 export interface ListedSecrets {
-  kubeconfigs: ReadonlyMap<string, SecretObject>;
-  argos: ReadonlyMap<string, SecretObject>;
+  kubeconfigs: SecretsByName;
+  argos: SecretsByName;
 }
 
 /** A Cluster to reconcile, with what the pass's LISTs had for it (none: read it with GETs). */
@@ -224,6 +230,11 @@ export class RegistrationMemo {
       this.byCluster.set(clusterName, change);
     }
     return change;
+  }
+
+  /** The clusters it keeps a change of. */
+  names(): Iterable<string> {
+    return this.byCluster.keys();
   }
 
   forget(clusterName: string): void {

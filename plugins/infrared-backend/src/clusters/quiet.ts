@@ -25,6 +25,11 @@ export class QuietClusters {
     else this.seen.set(observedName(observed), key);
   }
 
+  /** The Clusters it keeps something of. */
+  names(): Iterable<string> {
+    return this.seen.keys();
+  }
+
   forget(name: string): void {
     this.seen.delete(name);
   }

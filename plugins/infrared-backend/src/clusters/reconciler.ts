@@ -5,11 +5,13 @@ import {
   type ClusterProber,
   type ManagementApi,
 } from '@infrared-clusters/infrared-kube';
+import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
 import type { GitopsPublisher } from '../gitops';
 import { leftToFastPath } from './accepted';
 import { ConnectionMemo } from './connectionMemo';
 import { QuietClusters } from './quiet';
 import { createCluster, executePlan } from './apply';
+import { readPassWatches, type PassWatches } from './passWatches';
 import {
   listClustersAndSecrets,
   observeCluster,
@@ -36,6 +38,11 @@ export interface ClusterReconcilerOptions {
   /** Clusters reconciled at once in a pass (probes of dead servers wait for their timeout). Default 16. */
   concurrency?: number;
   clock?: () => Date;
+  /**
+   * What a pass over every Cluster reads instead of its three LISTs (issue 25: CPU at rest); it
+   * LISTs while one of them has not synced or is broken.
+   */
+  watches?: PassWatches;
 }
 
 /** Which Clusters a pass reconciles: all of them (LISTs), or the named ones (GETs). */
@@ -164,10 +171,16 @@ export class ClusterReconciler {
     );
   }
 
-  /** Every Cluster from the LISTs, with the management cluster made first when the planner says. */
+  /**
+   * Every Cluster from the watches (else the LISTs), with the management cluster made first when
+   * the planner says. What this process kept of a Cluster no longer there is forgotten.
+   */
   private async listTargets(): Promise<Target[]> {
     const { api, logger, managementCluster } = this.options;
-    const { clusters, secrets } = await listClustersAndSecrets(api);
+    const { clusters, secrets } =
+      readPassWatches(this.options.watches) ??
+      (await listClustersAndSecrets(api));
+    this.forgetAllBut(clusters);
     const management = planManagementCluster(clusters, managementCluster);
     if (management.warning) logger.warn(management.warning);
     if (management.create) {
@@ -225,10 +238,24 @@ export class ClusterReconciler {
     }
   }
 
+  /** Forgets what this process kept of the Clusters not in a pass's read of every Cluster. */
+  private forgetAllBut(clusters: readonly ClusterResource[]): void {
+    const names = new Set(clusters.map(c => c.metadata.name));
+    const kept = [
+      ...this.connections.names(),
+      ...this.registrationMemo.names(),
+      ...this.quiet.names(),
+    ];
+    for (const name of kept) {
+      if (!names.has(name) && !this.lock.busy(name)) this.forget(name);
+    }
+  }
+
   /** Forgets what this process kept of a Cluster that is gone. */
   private forget(name: string): void {
     this.connections.forget(name);
     this.registrationMemo.forget(name);
     this.quiet.forget(name);
+    this.freshAt.delete(name);
   }
 }

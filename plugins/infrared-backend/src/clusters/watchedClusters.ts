@@ -3,30 +3,61 @@ import type {
   LoggerService,
 } from '@backstage/backend-plugin-api';
 import {
+  ARGOCD_NAMESPACE,
+  INFRARED_NAMESPACE,
+} from '@infrared-clusters/plugin-infrared-common';
+import {
   type KubeClient,
+  type WatchedCache,
   watchClusters,
+  watchSecrets,
 } from '@infrared-clusters/infrared-kube';
-import type { WatchedClusters } from './listCache';
+import { MANAGED_SELECTOR } from './observe';
+import type { PassWatches } from './passWatches';
 
-/**
- * The management cluster's Clusters kept current by one watch for this backend's lifetime: started
- * now (the list is read live until its first LIST is in), stopped on shutdown.
- */
-export function startWatchedClusters(options: {
+interface WatchesContext {
   client: KubeClient;
   lifecycle: LifecycleService;
   logger: LoggerService;
-}): WatchedClusters {
-  const { client, lifecycle, logger } = options;
-  const cache = watchClusters(client, {
-    onError: e =>
-      logger.warn(
-        `infrared: the watch of Clusters failed, restarting it: ${
-          (e as Error).message
-        }`,
-      ),
-  });
+}
+
+/** Starts a watched cache now (it is read live, or LISTed, until it has synced); stops it on shutdown. */
+function keepWatching<C extends WatchedCache<any, any>>(
+  { lifecycle, logger }: WatchesContext,
+  what: string,
+  start: (onError: (e: unknown) => void) => C,
+): C {
+  const cache = start(e =>
+    logger.warn(
+      `infrared: the watch of ${what} failed, restarting it: ${
+        (e as Error).message
+      }`,
+    ),
+  );
   void cache.start();
   lifecycle.addShutdownHook(() => cache.stop());
   return cache;
+}
+
+/**
+ * The three watches the scheduled pass reads instead of LISTs, for this backend's lifetime (the
+ * Clusters one serves the REST list too): the Clusters, and the Secrets Infrared manages in
+ * `infrared` (kubeconfigs) and `argocd` (Argo CD cluster Secrets), label-selected as the LISTs are.
+ */
+export function startClusterWatches(context: WatchesContext) {
+  const secrets = (namespace: string, what: string) =>
+    keepWatching(context, what, onError =>
+      watchSecrets(context.client, namespace, {
+        onError,
+        labelSelector: MANAGED_SELECTOR,
+      }),
+    );
+  const watches = {
+    clusters: keepWatching(context, 'Clusters', onError =>
+      watchClusters(context.client, { onError }),
+    ),
+    kubeconfigs: secrets(INFRARED_NAMESPACE, 'kubeconfig Secrets'),
+    argos: secrets(ARGOCD_NAMESPACE, 'Argo CD cluster Secrets'),
+  };
+  return watches satisfies PassWatches;
 }
