@@ -104,6 +104,9 @@ describe('watchSecrets', () => {
       await eventually(async () => errors.length > 0, 20_000, 50);
       expect(String((errors[0] as Error).message)).toMatch(/Forbidden/);
       expect(cache.get('before', namespace)).toBeDefined();
+      // synced, but not following the server: a reader that must be current LISTs instead
+      expect(cache.isSynced).toBe(true);
+      expect(cache.isHealthy).toBe(false);
     } finally {
       await cache.stop();
       await admin.request(
@@ -111,6 +114,51 @@ describe('watchSecrets', () => {
         `/apis/rbac.authorization.k8s.io/v1/clusterroles/${role}`,
       );
     }
+  });
+});
+
+describe('watchSecrets with a label selector', () => {
+  it('holds only the labelled Secrets, follows a label put on and taken off, and is healthy while it watches', async () => {
+    const labelled = (name: string) => ({
+      ...secret(name, 'x'),
+      metadata: { name, namespace, labels: { 'example.com/kept': 'yes' } },
+    });
+    await admin.must('POST', secretsPath, labelled('kept-1'));
+    await admin.must('POST', secretsPath, secret('unlabelled-1', 'y'));
+    const cache = watchSecrets(
+      new KubeClient(kubeConfigFromText(management.kubeconfig)),
+      namespace,
+      { labelSelector: 'example.com/kept=yes' },
+    );
+    expect(cache.isHealthy).toBe(false);
+    await cache.start();
+    try {
+      await cache.synced;
+      expect(cache.isHealthy).toBe(true);
+      expect(cache.list(namespace).map(s => s.metadata.name)).toEqual([
+        'kept-1',
+      ]);
+      await admin.must('POST', secretsPath, labelled('kept-2'));
+      await admin.must(
+        'PATCH',
+        `${secretsPath}/kept-1`,
+        { metadata: { labels: { 'example.com/kept': null } } },
+        [],
+        'application/merge-patch+json',
+      );
+      await eventually(
+        async () =>
+          !!cache.get('kept-2', namespace) && !cache.get('kept-1', namespace),
+        20_000,
+        50,
+      );
+      expect(cache.get('unlabelled-1', namespace)).toBeUndefined();
+      // the same object while the watch has not changed it
+      expect(cache.get('kept-2', namespace)).toBe(cache.list(namespace)[0]);
+    } finally {
+      await cache.stop();
+    }
+    expect(cache.isHealthy).toBe(false);
   });
 });
 
