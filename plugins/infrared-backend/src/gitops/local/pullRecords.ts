@@ -55,24 +55,34 @@ function trailer(message: string, name: string): string | undefined {
 
 const isOpen = (record: LocalPullRequest) => !record.merged && !record.closed;
 
-export async function listPullRecords(git: Git): Promise<LocalPullRequest[]> {
+const FIELDS = '%(refname)%00%(objectname)%00%(parent)';
+
+/** The pull and closed refs under `patterns`: each line's fields, with `%(contents)` when asked. */
+async function readRefs(
+  git: Git,
+  patterns: string[],
+  contents: boolean,
+): Promise<string[][]> {
   const out = await git.run([
     'for-each-ref',
-    '--format=%(refname)%00%(objectname)%00%(parent)%00%(contents)%1e',
-    PULLS,
-    CLOSED,
+    `--format=${FIELDS}${contents ? '%00%(contents)' : ''}%1e`,
+    ...patterns,
   ]);
-  const entries = out
+  return out
     .split('\x1e')
-    .map(raw => raw.replace(/^\n/, '').split('\0'));
+    .map(raw => raw.replace(/^\n/, '').split('\0'))
+    .filter(([ref]) => ref);
+}
+
+function toRecords(entries: string[][]): LocalPullRequest[] {
   const closed = new Set(
     entries
-      .filter(([ref]) => ref?.startsWith(`${CLOSED}/`))
+      .filter(([ref]) => ref.startsWith(`${CLOSED}/`))
       .map(([ref]) => Number(ref.slice(CLOSED.length + 1))),
   );
   const records: LocalPullRequest[] = [];
-  for (const [ref, commit, parents, message] of entries) {
-    if (!ref?.startsWith(`${PULLS}/`) || !message) continue;
+  for (const [ref, commit, parents, message = ''] of entries) {
+    if (!ref.startsWith(`${PULLS}/`)) continue;
     const merged = parents.trim().split(' ').length === 2;
     const lines = message.split('\n');
     records.push({
@@ -88,6 +98,33 @@ export async function listPullRecords(git: Git): Promise<LocalPullRequest[]> {
   return records.sort((a, b) => a.number - b.number);
 }
 
+export async function listPullRecords(git: Git): Promise<LocalPullRequest[]> {
+  return toRecords(await readRefs(git, [PULLS, CLOSED], true));
+}
+
+/**
+ * The highest pull request number and the open pull requests, read without the messages of the
+ * merged ones: those grow with every batch (a batch's message holds each change's title and body),
+ * and a publish needs none of them.
+ */
+async function openPullRecords(
+  git: Git,
+): Promise<{ last: number; open: LocalPullRequest[] }> {
+  const heads = toRecords(await readRefs(git, [PULLS, CLOSED], false));
+  const last = heads.reduce((max, r) => Math.max(max, r.number), 0);
+  const refs = heads.filter(isOpen).map(r => pullRef(r.number));
+  if (!refs.length) return { last, open: [] };
+  // an open one's key is in its message; its closed ref, when it appeared meanwhile, with it
+  const open = toRecords(
+    await readRefs(
+      git,
+      [...refs, ...refs.map(r => r.replace(PULLS, CLOSED))],
+      true,
+    ),
+  ).filter(isOpen);
+  return { last, open };
+}
+
 /**
  * Points the open pull request of `key` (a new number when none is open) and its branch at a new branch
  * commit, in one ref transaction. `makeCommit` builds the commit for a number (the number is in its message).
@@ -98,10 +135,9 @@ export async function pushPullBranch(
   branch: string,
   makeCommit: (number: number) => Promise<string>,
 ): Promise<{ number: number; commit: string }> {
-  const records = await listPullRecords(git);
-  const open = records.filter(r => r.key === key && isOpen(r)).pop();
-  let number =
-    open?.number ?? records.reduce((max, r) => Math.max(max, r.number), 0) + 1;
+  const records = await openPullRecords(git);
+  const open = records.open.filter(r => r.key === key).pop();
+  let number = open?.number ?? records.last + 1;
   for (let tries = 0; tries < 20; tries++, number++) {
     const commit = await makeCommit(number);
     const record = open
@@ -125,9 +161,7 @@ export async function pushPullBranch(
  * read at; a writer that moved one meanwhile wins, and a later publish of the key closes it then.
  */
 export async function closePullRecords(git: Git, key: string): Promise<void> {
-  const open = (await listPullRecords(git)).filter(
-    r => r.key === key && isOpen(r),
-  );
+  const open = (await openPullRecords(git)).open.filter(r => r.key === key);
   if (!open.length) return;
   await git.updateRefs(
     open.flatMap(r => [
