@@ -50,6 +50,15 @@ export interface RegistrarApi {
     signal?: AbortSignal,
   ): Promise<RegistrarSecret | undefined>;
   /**
+   * `LIST secrets -n <namespace>` with a field selector, with their data: one namespace's Secrets,
+   * for a pass scoped to what a watch saw change. Optional: without it every pass is a full one.
+   */
+  listSecretsIn?(
+    namespace: string,
+    fieldSelector: string,
+    signal?: AbortSignal,
+  ): Promise<RegistrarSecret[]>;
+  /**
    * `LIST secrets -n <namespace>` as PartialObjectMetadataList: names, labels, uids and
    * resourceVersions without data, every type included. A pass asks only when it is about to
    * create, to see the names the field-selected LIST leaves out (a Helm release or token Secret
@@ -175,6 +184,21 @@ export class KubeRegistrarApi implements RegistrarApi {
       );
       const found = list.items.find(s => s.metadata?.name === name);
       return found ? plainSecret(found) : undefined;
+    });
+  }
+
+  listSecretsIn(
+    namespace: string,
+    fieldSelector: string,
+    signal?: AbortSignal,
+  ) {
+    this.counter.count('LIST');
+    return kubeCall(`LIST secrets -n ${namespace}`, async () => {
+      const list = await this.kube.core.listNamespacedSecret(
+        { namespace, fieldSelector },
+        this.opts(signal),
+      );
+      return list.items.map(plainSecret);
     });
   }
 

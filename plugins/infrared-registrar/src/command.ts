@@ -10,6 +10,7 @@ import { runRegistrarPass } from './executor';
 import type { LeaseElectorOptions } from './lease';
 import { secretDataCacheFor } from './reads';
 import { RegistrarWatcher } from './watch';
+import type { RegistrarScope } from './scope';
 import { slogTextLogger, type RegistrarLogger } from './logger';
 import { RegistrarMetrics } from './metrics';
 import { PrometheusMeter } from './serve';
@@ -145,16 +146,19 @@ function watcherFor(
   api: KubeRegistrarApi,
 ) {
   const cache = secretDataCacheFor(api);
-  return (signal: AbortSignal, onChange: (reason: string) => void) =>
+  return (
+    signal: AbortSignal,
+    onChange: (reason: string, scope?: RegistrarScope) => void,
+  ) =>
     new RegistrarWatcher({
       kubeConfig,
       options,
       logger,
       signal,
       known: (namespace, name, rv) => cache.has(namespace, name, rv),
-      onChange: reason => {
+      onChange: (reason, scope) => {
         logger.debug('change seen; passing', { reason });
-        onChange(reason);
+        onChange(reason, scope);
       },
     });
 }
@@ -185,8 +189,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   logStart(logger, client.server, options, args.once);
 
   const stop = io.signal ?? new AbortController().signal;
-  const pass = (signal: AbortSignal) =>
-    runRegistrarPass(api, options, { logger, metrics, signal });
+  const pass = (signal: AbortSignal, scope?: RegistrarScope) =>
+    runRegistrarPass(api, options, { logger, metrics, signal, scope });
   // --once is a pre-flight check: no Lease (it would take the running instance offline), no servers.
   if (args.once) {
     const report = await pass(stop);

@@ -19,6 +19,8 @@ import {
   type RegistrarPassReport,
 } from './execute/report';
 import { writePlan } from './execute/write';
+import { canScope, readScoped } from './execute/scoped';
+import { registrarViewFor, type RegistrarScope } from './scope';
 import { childOutcomes, type RegistrarWriteResult } from './execute/outcomes';
 
 export { SOURCE_SECRET_FIELD_SELECTOR } from './plan';
@@ -35,7 +37,19 @@ export interface RunRegistrarPassDeps {
   concurrency?: number;
   /** Secret data kept between passes; default one per `api`. */
   cache?: SecretDataCache;
+  /**
+   * Only what changed (a watch event): those namespaces and target Secrets are read again and
+   * those namespaces planned, against what the last full pass saw for the rest. A full pass when
+   * there was none yet, or the API cannot read one namespace. Default: a full pass.
+   */
+  scope?: RegistrarScope;
 }
+
+/** What a pass plans from: its reads, and for a scoped pass the keys it plans. */
+type PassWorld = ListedWorld & {
+  namespaceLookups?: Record<string, NamespaceLookup>;
+  onlyKeys?: string[];
+};
 
 /**
  * The pass's first reads, recorded in the report; undefined (said and reported) when they failed,
@@ -69,6 +83,41 @@ async function readWorld(
   }
 }
 
+/** A scoped pass's reads; undefined when they failed (the pass is then a full one). */
+async function readScopedWorld(
+  api: RegistrarApi,
+  options: RegistrarOptions,
+  scope: RegistrarScope,
+  cache: SecretDataCache,
+  report: RegistrarPassReport,
+  deps: RunRegistrarPassDeps,
+): Promise<PassWorld | undefined> {
+  const readStart = Date.now();
+  try {
+    const view = registrarViewFor(api);
+    const world = await readScoped(
+      api,
+      options,
+      view,
+      cache,
+      scope,
+      deps.signal,
+    );
+    report.readMs = Date.now() - readStart;
+    report.fetched = world.fetched;
+    report.scope = {
+      namespaces: world.onlyKeys,
+      targetNames: scope.targetNames,
+    };
+    return world;
+  } catch (e) {
+    deps.logger.debug('scoped reads failed; passing in full', {
+      error: (e as Error).message,
+    });
+    return undefined;
+  }
+}
+
 /**
  * Plans, sends the reads the plan asks for (namespace GETs, the target namespace's names) and
  * plans again, until the planner needs nothing more (`nextRead`). The last plan and the Secrets
@@ -77,23 +126,31 @@ async function readWorld(
 async function planWithReads(
   api: RegistrarApi,
   options: RegistrarOptions,
-  world: ListedWorld,
+  world: PassWorld,
   report: RegistrarPassReport,
   deps: RunRegistrarPassDeps,
 ): Promise<{ plan: RegistrarPlan; secrets: RegistrarSecret[] }> {
   const clock = deps.now ?? (() => new Date());
   let secrets = world.secrets;
-  const namespaceLookups: Record<string, NamespaceLookup> = {};
+  const namespaceLookups = { ...world.namespaceLookups };
+  const { onlyKeys } = world;
   const progress: ReadProgress = {
     round: 0,
     targetListed: false,
     canListTarget: !!api.listSecretMetadata,
+    scoped: !!onlyKeys,
   };
   const plan = () => {
     progress.round++;
     const planStart = Date.now();
     const planned = planRegistrarPass(
-      { namespaces: world.namespaces, secrets, namespaceLookups, now: clock() },
+      {
+        namespaces: world.namespaces,
+        secrets,
+        namespaceLookups,
+        onlyKeys,
+        now: clock(),
+      },
       options,
     );
     report.planMs += Date.now() - planStart;
@@ -168,7 +225,12 @@ export async function runRegistrarPass(
   };
 
   const cache = deps.cache ?? secretDataCacheFor(api);
-  const world = await readWorld(api, options, cache, report, deps);
+  const view = registrarViewFor(api);
+  const world: PassWorld | undefined =
+    (deps.scope &&
+      canScope(api, view) &&
+      (await readScopedWorld(api, options, deps.scope, cache, report, deps))) ||
+    (await readWorld(api, options, cache, report, deps));
   if (!world) return finish();
   const { plan, secrets } = await planWithReads(
     api,
@@ -207,6 +269,8 @@ export async function runRegistrarPass(
     );
     if (signal?.aborted) report.aborted = true;
   }
+  if (world.onlyKeys) view.target = target;
+  else view.replace(world.namespaces, target);
   report.outcomes = childOutcomes(plan, results, { dryRun: options.dryRun });
   auditTarget(
     target.values(),

@@ -39,6 +39,7 @@ export {
 } from './executor';
 export { KubeRegistrarApi, type RegistrarApi } from './api';
 export { RegistrarWatcher, type RegistrarWatcherOptions } from './watch';
+export { PendingScope, type RegistrarScope } from './scope';
 export {
   LeaseElector,
   LEASE_DEFAULTS,

@@ -56,6 +56,11 @@ export interface RegistrarObserved {
   secrets: RegistrarSecret[];
   /** Answers to the namespaces a previous plan listed in `needs`. */
   namespaceLookups?: Record<string, NamespaceLookup>;
+  /**
+   * Only these reconcile keys (source namespaces) are planned: a pass scoped to what changed. The
+   * target namespace is still the whole of it (conflicts and the audit need it). Default: all.
+   */
+  onlyKeys?: string[];
   now: Date;
 }
 

@@ -9,10 +9,16 @@ import { pathMatch } from './glob';
 import { registrarKeys } from './labels';
 import type { RegistrarLogger } from './logger';
 import type { RegistrarOptions } from './options';
+import { PendingScope, type RegistrarScope } from './scope';
 
 /** What a watch event says about one object (metadata only). */
 type WatchEvent = KubeWatchEvent<{
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+  };
 }>;
 
 const PARTIAL_METADATA_ACCEPT =
@@ -31,8 +37,12 @@ export interface RegistrarWatcherOptions {
   kubeConfig: KubeConfig;
   options: RegistrarOptions;
   logger: RegistrarLogger;
-  /** A change worth a pass (a resync after a dropped or expired watch too). */
-  onChange: (reason: string) => void;
+  /**
+   * A change worth a pass: `scope` names what changed (a pass may read and plan only that); none
+   * asks for a full pass (a resync after a dropped or expired watch, or a change a scope cannot
+   * hold: a deleted Secret, or another's, in the target namespace).
+   */
+  onChange: (reason: string, scope?: RegistrarScope) => void;
   /** Stops the watches. */
   signal: AbortSignal;
   /** Events are coalesced for this long before onChange. Default 100 ms. */
@@ -64,6 +74,7 @@ export class RegistrarWatcher {
   private readonly keys;
   private pending?: ReturnType<typeof setTimeout>;
   private pendingReasons = new Set<string>();
+  private readonly pendingScope = new PendingScope();
   private started = false;
   private passResourceVersion?: string;
   /** Connections made, in all (bench and tests). */
@@ -109,14 +120,18 @@ export class RegistrarWatcher {
     if (!name) return;
     if (e.type === 'DELETED') this.managed.delete(name);
     else this.managed.add(name);
-    this.changed(`namespace ${name} ${e.type.toLowerCase()}`);
+    this.changed(`namespace ${name} ${e.type.toLowerCase()}`, {
+      namespaces: [name],
+      targetNames: [],
+    });
   }
 
   private onSecret(e: WatchEvent) {
     const { name, namespace } = e.object.metadata ?? {};
     if (!name || !namespace) return;
+    const inTarget = namespace === this.o.options.targetNamespace;
     const relevant =
-      namespace === this.o.options.targetNamespace ||
+      inTarget ||
       (this.managed.has(namespace) &&
         this.o.options.providers.some(p =>
           pathMatch(p.secretNamePattern, name),
@@ -128,18 +143,40 @@ export class RegistrarWatcher {
         this.o.known?.(namespace, name, e.object.metadata?.resourceVersion)
       )
     ) {
-      this.changed(`secret ${namespace}/${name} ${e.type.toLowerCase()}`);
+      this.changed(
+        `secret ${namespace}/${name} ${e.type.toLowerCase()}`,
+        this.secretScope(e, inTarget),
+      );
     }
   }
 
-  private changed(reason: string) {
+  /**
+   * What a pass must read for a Secret's event: its namespace; in the target namespace, the Secret
+   * when it is one of ours and still there, else everything (a deleted or another's Secret may
+   * free an address or a name some child was refused).
+   */
+  private secretScope(
+    e: WatchEvent,
+    inTarget: boolean,
+  ): RegistrarScope | undefined {
+    const { name = '', namespace = '', labels } = e.object.metadata ?? {};
+    if (!inTarget) return { namespaces: [namespace], targetNames: [] };
+    const ours = labels?.[this.keys.managedBy] === this.o.options.managedBy;
+    return ours && e.type !== 'DELETED'
+      ? { namespaces: [], targetNames: [name] }
+      : undefined;
+  }
+
+  private changed(reason: string, scope?: RegistrarScope) {
     this.pendingReasons.add(reason);
+    this.pendingScope.add(scope);
     if (this.pending) return;
     this.pending = setTimeout(() => {
       this.pending = undefined;
       const reasons = [...this.pendingReasons];
       this.pendingReasons.clear();
-      if (!this.o.signal.aborted) this.o.onChange(reasons.join(', '));
+      const what = this.pendingScope.take();
+      if (!this.o.signal.aborted) this.o.onChange(reasons.join(', '), what);
     }, this.o.debounceMs ?? 100);
     this.pending.unref?.();
   }

@@ -7,6 +7,7 @@ import { KeyedLock, type KubeClient } from '@infrared-clusters/infrared-kube';
 import {
   LEASE_DEFAULTS,
   LeaseElector,
+  PendingScope,
   RegistrarWatcher,
   registrarLeaseName,
   runRegistrarPass,
@@ -16,6 +17,7 @@ import {
   type RegistrarMetrics,
   type RegistrarOptions,
   type RegistrarPassReport,
+  type RegistrarScope,
 } from '@infrared-clusters/infrared-registrar';
 
 import type { RegistrarStatus } from './status';
@@ -26,8 +28,10 @@ export type KubeConfig = KubeClient['kubeConfig'];
 /** The scheduled task's id. */
 export const REGISTRAR_TASK_ID = 'infrared-registrar';
 
-/** Watch-driven in-process passes start at least this far apart (as the CLI's). */
+/** Watch-driven full in-process passes start at least this far apart (as the CLI's). */
 const MIN_WATCH_PASS_GAP_MS = 1_000;
+/** Scoped in-process passes (a few requests each) start at least this far apart (as the CLI's). */
+const MIN_SCOPED_PASS_GAP_MS = 100;
 
 export type LeaderElectionOptions =
   | false
@@ -127,7 +131,7 @@ export class RegistrarReplica {
   /** The scheduled task runs here now; a change meanwhile asks for another run after it. */
   private running = false;
   private again = false;
-  private localPending = false;
+  private readonly localPending = new PendingScope();
   private localLoop?: Promise<void>;
   private lastLocalStart = 0;
   private electing?: Promise<void>;
@@ -155,9 +159,9 @@ export class RegistrarReplica {
           logger,
           signal: this.stopAll.signal,
           known: (namespace, name, rv) => cache.has(namespace, name, rv),
-          onChange: reason => {
+          onChange: (reason, scope) => {
             logger.debug(`infrared: registrar change seen (${reason})`);
-            if (this.elector?.isLeader) this.requestLocalPass(reason);
+            if (this.elector?.isLeader) this.requestLocalPass(reason, scope);
             else this.trigger();
           },
         })
@@ -173,18 +177,24 @@ export class RegistrarReplica {
     return this.elector && this.leaseWorking ? 'follower' : 'none';
   }
 
-  private async pass(signal: AbortSignal): Promise<void> {
+  private async pass(
+    signal: AbortSignal,
+    scope?: RegistrarScope,
+  ): Promise<void> {
     const { api, options, logger, metrics, gate } = this.deps;
     if (gate && !gate.allows()) return;
     const last = await runRegistrarPass(api, options, {
       logger,
       metrics,
       signal,
+      scope,
     });
     this.last = last;
     this.passes++;
     this.deps.status?.record(last);
-    if (this.deps.afterPass && !last.aborted && !last.dryRun) {
+    // A scoped pass that wrote nothing changed no child's files (full passes retry failures).
+    const wrote = !last.scope || last.writes > 0;
+    if (this.deps.afterPass && !last.aborted && !last.dryRun && wrote) {
       await this.deps
         .afterPass(last)
         .catch(e =>
@@ -195,7 +205,7 @@ export class RegistrarReplica {
       this.watcher.setManaged(last.managedNamespaces);
       this.watcher.start(last.resourceVersion);
     }
-    if (this.elector?.isLeader) {
+    if (this.elector?.isLeader && !last.scope) {
       // The holder keeps the full resync itself, since the others' scheduled runs skip.
       clearTimeout(this.resyncTimer);
       this.resyncTimer = setTimeout(
@@ -223,9 +233,12 @@ export class RegistrarReplica {
     });
   }
 
-  /** In-process passes on the Lease holder: coalesced, at most one in flight, one a second at most. */
-  private requestLocalPass(reason: string): void {
-    this.localPending = true;
+  /**
+   * In-process passes on the Lease holder: coalesced, at most one in flight; scoped to what changed
+   * (a full one when any change asks for it: `scope` none), full ones a second apart at most.
+   */
+  private requestLocalPass(reason: string, scope?: RegistrarScope): void {
+    this.localPending.add(scope);
     if (this.localLoop) return;
     this.localLoop = this.localPasses(reason).finally(() => {
       this.localLoop = undefined;
@@ -234,18 +247,21 @@ export class RegistrarReplica {
 
   private async localPasses(reason: string): Promise<void> {
     const stop = this.stopAll.signal;
-    while (this.localPending && !stop.aborted) {
-      const wait = this.lastLocalStart + MIN_WATCH_PASS_GAP_MS - Date.now();
+    while (this.localPending.pending && !stop.aborted) {
+      const gap = this.localPending.isFull
+        ? MIN_WATCH_PASS_GAP_MS
+        : MIN_SCOPED_PASS_GAP_MS;
+      const wait = this.lastLocalStart + gap - Date.now();
       if (wait > 0) await sleep(wait, stop);
       if (stop.aborted) break;
-      this.localPending = false;
+      const scope = this.localPending.take();
       if (!this.elector?.isLeader) {
         this.trigger();
         break;
       }
       this.lastLocalStart = Date.now();
       const signal = this.leading?.signal ?? stop;
-      await this.locked(() => this.pass(signal)).catch(e =>
+      await this.locked(() => this.pass(signal, scope)).catch(e =>
         this.deps.logger.warn(
           `infrared: registrar in-process pass (${reason}) failed: ${e}`,
         ),

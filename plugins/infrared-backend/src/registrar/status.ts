@@ -28,7 +28,11 @@ export class RegistrarStatus {
     const at = new Date(
       Date.parse(report.startedAt) + report.durationMs,
     ).toISOString();
-    const next = new Map<string, RegistrarChildStatus>();
+    // A scoped pass evaluated only the namespaces it read: the others keep their last outcome.
+    const next = report.scope
+      ? new Map(this.children)
+      : new Map<string, RegistrarChildStatus>();
+    for (const n of report.scope?.namespaces ?? []) next.delete(n);
     for (const o of report.outcomes ?? []) {
       const before = this.children.get(o.namespace)?.pass;
       const same =

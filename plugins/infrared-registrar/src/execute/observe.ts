@@ -93,7 +93,9 @@ export async function readFor(
     return { lookups };
   }
   try {
-    const listed = await api.listSecretMetadata!(read.namespace, deps.signal);
+    const listed = read.names
+      ? await readNames(api, read.namespace, read.names, deps.signal)
+      : await api.listSecretMetadata!(read.namespace, deps.signal);
     return { secrets: hiddenTargetSecrets(listed, seen, options) };
   } catch (e) {
     deps.logger.debug(
@@ -102,4 +104,17 @@ export async function readFor(
     );
     return { secrets: [] };
   }
+}
+
+/** The Secrets of these names in one namespace, every type (a scoped pass's creates). */
+async function readNames(
+  api: RegistrarApi,
+  namespace: string,
+  names: string[],
+  signal?: AbortSignal,
+): Promise<RegistrarSecret[]> {
+  const found = await Promise.all(
+    names.map(name => api.getSecret!(namespace, name, signal)),
+  );
+  return found.filter((s): s is RegistrarSecret => !!s);
 }

@@ -3,6 +3,7 @@ import { registrarKeys } from '../labels';
 import type { RegistrarLogger } from '../logger';
 import type { RegistrarMetrics } from '../metrics';
 import type { RegistrarOptions } from '../options';
+import type { RegistrarScope } from '../scope';
 import { withData } from '../secrets';
 import type {
   RegistrarChildOutcome,
@@ -27,8 +28,10 @@ export interface RegistrarPassReport {
   fetched: number;
   /** resourceVersion of the Secret list (metadata reads), where a watch may start. */
   resourceVersion?: string;
-  /** The managed namespaces the pass listed (for a watch's filter). */
+  /** The managed namespaces the pass listed (for a watch's filter); none in a scoped pass. */
   managedNamespaces: string[];
+  /** A pass scoped to what a watch saw change: what it read again and planned; none: a full pass. */
+  scope?: RegistrarScope;
   keys: number;
   created: number;
   updated: number;
@@ -121,7 +124,15 @@ export function logPassSummary(
     errors: report.errors.length,
     requests: report.requests,
     durationMs: report.durationMs,
+    readMs: report.readMs,
+    planMs: report.planMs,
     dryRun: report.dryRun,
+    ...(report.scope && {
+      scope: [
+        ...report.scope.namespaces,
+        ...report.scope.targetNames.map(n => `target/${n}`),
+      ].join(','),
+    }),
   };
   if (report.errors.length) {
     logger.error('registrar pass completed with errors', {

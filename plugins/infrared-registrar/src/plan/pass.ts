@@ -99,7 +99,10 @@ export function planRegistrarPass(
   options: RegistrarOptions,
 ): RegistrarPlan {
   const state = new PlanState(observed, options);
-  const keys = reconcileKeys(state);
+  const only = observed.onlyKeys && new Set(observed.onlyKeys);
+  const keys = only
+    ? reconcileKeys(state).filter(k => only.has(k))
+    : reconcileKeys(state);
   for (const key of keys) reconcileKey(state, key);
   const audit = auditRegistrations(
     [...state.target.values()],

@@ -18,8 +18,11 @@ export const MAX_LOOKUP_ROUNDS = 3;
 export type RegistrarRead =
   /** `GET namespaces/<name>` for each: the plan depends on whether they exist. */
   | { type: 'getNamespaces'; names: string[] }
-  /** `LIST secrets -n <target>` as metadata: the names the field-selected LIST hides. */
-  | { type: 'listTargetNames'; namespace: string };
+  /**
+   * `LIST secrets -n <target>` as metadata: the names the field-selected LIST hides; with `names`
+   * (a scoped pass), only those names are read, one request each.
+   */
+  | { type: 'listTargetNames'; namespace: string; names?: string[] };
 
 /** Where a pass stands in its reads. */
 export interface ReadProgress {
@@ -29,6 +32,8 @@ export interface ReadProgress {
   targetListed: boolean;
   /** The API can list the target namespace's names (`listSecretMetadata`). */
   canListTarget: boolean;
+  /** A scoped pass: the names about to be created are read, not the whole target namespace. */
+  scoped?: boolean;
 }
 
 /**
@@ -49,7 +54,17 @@ export function nextRead(
     progress.canListTarget &&
     plan.actions.some(a => a.type === 'create')
   ) {
-    return { type: 'listTargetNames', namespace: options.targetNamespace };
+    if (!progress.scoped) {
+      return { type: 'listTargetNames', namespace: options.targetNamespace };
+    }
+    const names = plan.actions.flatMap(a =>
+      a.type === 'create' ? [a.secret.metadata.name] : [],
+    );
+    return {
+      type: 'listTargetNames',
+      namespace: options.targetNamespace,
+      names,
+    };
   }
   const rounds = MAX_LOOKUP_ROUNDS + (progress.targetListed ? 1 : 0);
   if (plan.needs.length === 0 || progress.round >= rounds) return undefined;

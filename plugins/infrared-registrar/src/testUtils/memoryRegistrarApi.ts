@@ -137,6 +137,17 @@ export class MemoryRegistrarApi implements RegistrarApi {
     return s ? clone(s) : undefined;
   }
 
+  async listSecretsIn(namespace: string, fieldSelector: string) {
+    this.check('LIST', { name: `secrets -n ${namespace}` });
+    return [...this.secrets.values()]
+      .filter(
+        s =>
+          s.metadata.namespace === namespace &&
+          matchesTypeSelector(s.type, fieldSelector),
+      )
+      .map(clone);
+  }
+
   async listSecretMetadata(namespace: string) {
     this.check('LIST', { name: `secrets -n ${namespace} (metadata)` });
     return [...this.secrets.values()]
