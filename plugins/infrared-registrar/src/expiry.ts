@@ -48,11 +48,15 @@ export function credentialExpiry(
   const at = certNotAfter(String(certData));
   if (at === undefined) return { bucket: 'unreadable' };
   const notAfter = new Date(at);
+  return { bucket: expiryBucketAt(notAfter, now), notAfter };
+}
+
+/** The bucket of a certificate that is valid until `notAfter`, at `now`. */
+export function expiryBucketAt(notAfter: Date, now: Date): CredentialExpiry {
   const left = notAfter.getTime() - now.getTime();
-  let bucket: CredentialExpiry = 'ok';
-  if (left <= 0) bucket = 'expired';
-  else if (left < DAY) bucket = 'lt_24h';
-  else if (left < 7 * DAY) bucket = 'lt_7d';
-  else if (left < 30 * DAY) bucket = 'lt_30d';
-  return { bucket, notAfter };
+  if (left <= 0) return 'expired';
+  if (left < DAY) return 'lt_24h';
+  if (left < 7 * DAY) return 'lt_7d';
+  if (left < 30 * DAY) return 'lt_30d';
+  return 'ok';
 }

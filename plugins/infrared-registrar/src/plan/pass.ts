@@ -75,8 +75,16 @@ function reconcileKey(state: PlanState, key: string) {
   if (applied) collectSuperseded(state, key, applied);
 }
 
-/** Managed namespaces ∪ the source namespaces owned Secrets record, sorted. */
-function reconcileKeys(state: PlanState): string[] {
+/**
+ * Managed namespaces ∪ the source namespaces owned Secrets record, sorted; of those, only `only`'s
+ * when given (a scoped pass, without going over every key).
+ */
+function reconcileKeys(state: PlanState, only?: string[]): string[] {
+  if (only) {
+    return only
+      .filter(k => state.managed.has(k) || state.recordedAgainst(k).length)
+      .sort(byteOrder);
+  }
   const keySet = new Set<string>(state.managed.keys());
   for (const s of state.owned()) {
     const src = s.metadata.labels?.[state.keys.sourceNamespace];
@@ -99,10 +107,7 @@ export function planRegistrarPass(
   options: RegistrarOptions,
 ): RegistrarPlan {
   const state = new PlanState(observed, options);
-  const only = observed.onlyKeys && new Set(observed.onlyKeys);
-  const keys = only
-    ? reconcileKeys(state).filter(k => only.has(k))
-    : reconcileKeys(state);
+  const keys = reconcileKeys(state, observed.onlyKeys);
   for (const key of keys) reconcileKey(state, key);
   const audit = auditRegistrations(
     [...state.target.values()],
