@@ -86,6 +86,26 @@ describe('InfraredClusterEntityProvider', () => {
     expect(JSON.stringify(mutations)).not.toContain('secret-token');
   });
 
+  it('full mutation of many Clusters: other work of the process runs while it builds the entities', async () => {
+    const { mutations, provider, connection, register } = await setup();
+    for (let i = 0; i < 500; i++) await register(`edge-${i}`);
+    await provider.connect(connection);
+    // the in-memory API answers with promises only: on its own, nothing lets an I/O callback in
+    let otherWorkRan = false;
+    let ranBeforeApply: boolean | undefined;
+    setImmediate(() => {
+      otherWorkRan = true;
+    });
+    const apply = connection.applyMutation;
+    connection.applyMutation = async m => {
+      ranBeforeApply = otherWorkRan;
+      return apply(m);
+    };
+    await provider.fullMutation();
+    expect(names(mutations[0])).toHaveLength(500);
+    expect(ranBeforeApply).toBe(true);
+  });
+
   it('a registration event: a delta adding the Cluster; a removal event: a delta removing it', async () => {
     const { api, mutations, provider, connection, register } = await setup();
     await provider.connect(connection);
