@@ -31,6 +31,7 @@ const { chromium } = require('playwright-core');
 const { build, distDir } = require('./build');
 const { createFakePortal, generateClusters } = require('./fakePortal');
 const { newBenchContext, waitShown, median } = require('./measure');
+const { coldLoadTimeline, printTimeline } = require('./timeline');
 const { CHROMIUM_FLAGS } = require('../../e2e/chromium');
 
 const GROUP = '/apis/infrared.darkshift.io/v1alpha1/clusters';
@@ -208,6 +209,18 @@ export async function main(): Promise<void> {
       args: CHROMIUM_FLAGS,
       headless: true,
     });
+    if (process.argv.includes('--timeline')) {
+      // one cold load of each, every request and long task in order (bench/ui/timeline.js)
+      printTimeline(
+        `cold load, real backend, ${total} Clusters`,
+        await coldLoadTimeline(browser, portal.url, total),
+      );
+      options.infrared = undefined;
+      printTimeline(
+        `cold load, fake API, ${BASELINE} clusters`,
+        await coldLoadTimeline(browser, portal.url, BASELINE),
+      );
+    }
     const results = { cold: [] as number[], search: [] as number[] };
     const baseline = { cold: [] as number[], search: [] as number[] };
     const loads: number[] = [];
