@@ -21,6 +21,9 @@ import { OpenApiCheck } from './__testUtils__/openApiCheck';
 import { startHarness, type Harness } from './__testUtils__/harness';
 import { PROVISIONING_TASK_ID } from '../provisioning';
 
+// Each case starts a harness (a test backend and the spec's validating router): seconds under CI load.
+jest.setTimeout(30_000);
+
 const openapi = new OpenApiCheck();
 const everyResponse: Array<{ status: number; text: string }> = [];
 const CERT_KUBECONFIG = kubeconfigText({

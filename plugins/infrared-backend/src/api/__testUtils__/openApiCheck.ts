@@ -1,4 +1,4 @@
-import Ajv from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -13,6 +13,8 @@ export class OpenApiCheck {
   readonly spec: Json = parse(fs.readFileSync(SPEC, 'utf8'));
   private readonly ajv = new Ajv({ strict: false, allErrors: true });
   private readonly seen = new Set<string>();
+  /** Compiled once per operation and status: a compile costs more than a whole request under load. */
+  private readonly validators = new Map<string, ValidateFunction>();
 
   constructor() {
     this.ajv.addSchema({ components: this.spec.components }, 'openapi');
@@ -53,16 +55,11 @@ export class OpenApiCheck {
         `${method} ${found.template} answered ${status}, which openapi.yaml does not list`,
       );
     }
-    this.seen.add(`${method.toUpperCase()} ${found.template} ${status}`);
+    const key = `${method.toUpperCase()} ${found.template} ${status}`;
+    this.seen.add(key);
     const schema = response.content?.['application/json']?.schema;
     if (!schema) return;
-    const rewritten = JSON.parse(
-      JSON.stringify(schema).replace(
-        /"#\/components\//g,
-        '"openapi#/components/',
-      ),
-    );
-    const validate = this.ajv.compile(rewritten);
+    const validate = this.validator(key, schema);
     if (!validate(body)) {
       throw new Error(
         `${method} ${
@@ -72,6 +69,21 @@ export class OpenApiCheck {
         )}`,
       );
     }
+  }
+
+  private validator(key: string, schema: Json): ValidateFunction {
+    let validate = this.validators.get(key);
+    if (!validate) {
+      const rewritten = JSON.parse(
+        JSON.stringify(schema).replace(
+          /"#\/components\//g,
+          '"openapi#/components/',
+        ),
+      );
+      validate = this.ajv.compile(rewritten);
+      this.validators.set(key, validate);
+    }
+    return validate;
   }
 
   /** Operations (method and path) the spec lists that no checked response exercised. */
