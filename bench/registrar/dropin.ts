@@ -272,6 +272,42 @@ export async function benchSteady(
   return { managedBy, targetNamespace };
 }
 
+/**
+ * Log lines of the registrar under test while one child is timed (`start`, `stop`): what sits
+ * between its kubeconfig Secret's creation and its Argo CD Secret (watch event, debounce, the
+ * pass's reads, plan and write), printed in milliseconds from the creation.
+ */
+function timelineRecorder() {
+  let t0 = 0;
+  let on = false;
+  const lines: Array<[number, string]> = [];
+  return {
+    line(text: string) {
+      if (on) lines.push([Date.now() - t0, text.trim()]);
+    },
+    mark(text: string) {
+      this.line(`(bench) ${text}`);
+    },
+    start() {
+      t0 = Date.now();
+      on = true;
+    },
+    stop() {
+      on = false;
+    },
+    print(label: string) {
+      console.log(`  timeline of one new child (${label}):`);
+      for (const [ms, text] of lines) {
+        const short = text.replace(/^time=\S+ /, '');
+        console.log(
+          `    +${String(ms).padStart(5)} ms  ${short.slice(0, 220)}`,
+        );
+      }
+      lines.length = 0;
+    },
+  };
+}
+
 function percentile(xs: number[], p: number) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
@@ -282,10 +318,20 @@ async function startBackendRegistrar(
   kubeconfig: string,
   managedBy: string,
   target: string,
+  timeline: ReturnType<typeof timelineRecorder>,
 ): Promise<() => Promise<void>> {
   const kubeConfig = kubeConfigFromText(kubeconfig);
+  const record =
+    (level: string) => (message: string, fields?: Record<string, unknown>) =>
+      timeline.line(
+        `level=${level} msg="${message}" ${
+          fields ? JSON.stringify(fields) : ''
+        }`,
+      );
   const logger: any = {
     ...quiet,
+    debug: record('DEBUG'),
+    info: record('INFO'),
     child: () => logger,
   };
   const task = await registerRegistrarTask({
@@ -347,6 +393,7 @@ export async function benchLatency(
       metadata: { name: target },
     });
     const stop = new AbortController();
+    const timeline = timelineRecorder();
     const cli =
       mode === 'backend'
         ? undefined
@@ -356,9 +403,12 @@ export async function benchLatency(
               `--target-namespace=${target}`,
               `--managed-by=${managedBy}`,
               '--health-probe-bind-address=',
+              '--debug',
             ],
             {
-              stdout: () => {},
+              stdout: t => {
+                for (const l of t.split('\n')) if (l) timeline.line(l);
+              },
               stderr: t => process.stderr.write(t),
               kubeConfig: kubeConfigFromText(m.kubeconfig),
               signal: stop.signal,
@@ -367,7 +417,7 @@ export async function benchLatency(
           );
     const stopBackend =
       mode === 'backend'
-        ? await startBackendRegistrar(m.kubeconfig, managedBy, target)
+        ? await startBackendRegistrar(m.kubeconfig, managedBy, target, timeline)
         : undefined;
     // its first pass (--settle <seconds> for a large fleet, whose first pass reads every kubeconfig)
     const settle = process.argv.indexOf('--settle');
@@ -389,6 +439,9 @@ export async function benchLatency(
           labels: { [`${P}managed-by`]: managedBy, [`${P}cluster`]: ns },
         },
       });
+      // the timeline of the child in the middle (its namespace's own pass has settled by now)
+      const timed = i === Math.floor(count / 2);
+      if (timed) timeline.start();
       const t0 = Date.now();
       await admin.createIfAbsent(`/api/v1/namespaces/${ns}/secrets`, {
         apiVersion: 'v1',
@@ -407,6 +460,7 @@ export async function benchLatency(
           ),
         },
       });
+      if (timed) timeline.mark('kubeconfig Secret created (answered)');
       const deadline = t0 + 120_000;
       for (;;) {
         // a poll that timed out on a loaded API server (10,000 children) is one more try
@@ -419,6 +473,10 @@ export async function benchLatency(
         await sleep(mode === 'before' ? 250 : 20);
       }
       latencies.push(Date.now() - t0);
+      if (timed) {
+        timeline.mark('Argo CD Secret seen by the poll');
+        timeline.stop();
+      }
     };
     try {
       if (mode !== 'before') {
@@ -453,5 +511,6 @@ export async function benchLatency(
         95,
       )} ms, max ${Math.max(...latencies)} ms`,
     );
+    if (mode !== 'before') timeline.print(mode);
   }
 }
