@@ -18,6 +18,7 @@ import { databaseServiceFactory } from '@backstage/backend-defaults/database';
 import catalogPlugin from '@backstage/plugin-catalog-backend';
 import { catalogProcessingExtensionPoint } from '@backstage/plugin-catalog-node';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   installCrds,
@@ -38,10 +39,13 @@ import {
   InfraredClusterEntityProvider,
   type MutationSummary,
 } from '../../plugins/catalog-backend-module-infrared/src';
+import { readAllClusters } from '../../plugins/catalog-backend-module-infrared/src/provider';
 
 const ROOT = path.resolve(__dirname, '../..');
 const API = '/apis/infrared.darkshift.io/v1alpha1';
+/** The anchor at 1,000 Clusters; issue 25's goal at 10,000 is 10 s. */
 const MAX_MS = 2000;
+const GOAL_10K_MS = 10_000;
 const RUN_LABEL = 'bench.infrared.darkshift.io/run';
 
 function arg(name: string): string | undefined {
@@ -200,18 +204,39 @@ function line(label: string, s: MutationSummary, requests: string) {
       5,
     )} entities  ${requests.padEnd(8)} read ${String(s.readMs).padStart(
       5,
-    )} ms  wall ${String(s.durationMs).padStart(6)} ms`,
+    )} ms  wall ${String(s.durationMs).padStart(6)} ms  (load ${os
+      .loadavg()[0]
+      .toFixed(1)})`,
   );
 }
 
-/** Polls the catalog (bounded: 600 times 100 ms) until it answers with `n` cluster Resources. */
+/**
+ * Polls the catalog every 100 ms until it answers with `n` cluster Resources, bounded by 60 s or
+ * 40 ms a Cluster (processing and stitching take minutes at 10,000).
+ */
 async function waitQueryable(port: number, n: number): Promise<number> {
   let visible = 0;
-  for (let i = 0; i < 600 && visible < n; i++) {
+  const polls = Math.max(600, Math.ceil((n * 40) / 100));
+  for (let i = 0; i < polls && visible < n; i++) {
     visible = await resourceCount(port);
     if (visible < n) await new Promise(r => setTimeout(r, 100));
   }
   return visible;
+}
+
+/**
+ * What reading alone costs (the LISTs and the Secrets' data, no kubeconfig parsed, no catalog), on
+ * a management API of its own so that the provider's Secret cache stays cold.
+ */
+async function timeReadsAlone(client: KubeClient, requests: () => string) {
+  const t0 = Date.now();
+  const reads = await readAllClusters(managementApi(client));
+  const ms = Date.now() - t0;
+  console.log(
+    `  reads alone (fresh cache)  ${String(reads.length).padStart(
+      5,
+    )} Clusters  ${requests()}  ${ms} ms`,
+  );
 }
 
 /** The full mutations (first, then the median of three unchanged) and a delta; prints each. */
@@ -238,6 +263,7 @@ async function measure(
       return verbs;
     };
     client.counter.reset();
+    await timeReadsAlone(client, requests);
     const first = await provider.fullMutation();
     line('full mutation, all new', first, requests());
     const returned = Date.now();
@@ -302,9 +328,13 @@ export async function main(): Promise<void> {
     );
     const { worst, visible } = await measure(client, n, names[0], postgres);
     console.log(
-      `  anchor: full mutation <= ${MAX_MS} ms at ${n} Clusters (worst ${worst} ms, ratio ${(
-        worst / MAX_MS
-      ).toFixed(2)})`,
+      `  anchor: full mutation <= ${MAX_MS} ms at 1,000 Clusters; goal <= ${GOAL_10K_MS} ms at 10,000 (worst here ${worst} ms at ${n})`,
+    );
+    console.log(
+      `  load average ${os
+        .loadavg()
+        .map(l => l.toFixed(2))
+        .join(', ')} on ${os.cpus().length} cores`,
     );
     if (visible < n) throw new Error(`only ${visible} of ${n} in the catalog`);
   } finally {
