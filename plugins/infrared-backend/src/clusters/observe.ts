@@ -208,6 +208,8 @@ export function registrationChange(
  */
 export class RegistrationMemo {
   private repoKey = '';
+  /** The last repo description seen: a pass hands the same one for every cluster. */
+  private lastRepo?: [string, { repoUrl: string; defaultBranch: string }];
   private readonly byCluster = new Map<string, RegistrationChange>();
 
   changeFor(
@@ -215,14 +217,17 @@ export class RegistrationMemo {
     managementCluster: string,
     repo: { repoUrl: string; defaultBranch: string },
   ): RegistrationChange {
-    const repoKey = JSON.stringify([
-      managementCluster,
-      repo.repoUrl,
-      repo.defaultBranch,
-    ]);
-    if (repoKey !== this.repoKey) {
-      this.byCluster.clear();
-      this.repoKey = repoKey;
+    if (this.lastRepo?.[0] !== managementCluster || this.lastRepo[1] !== repo) {
+      this.lastRepo = [managementCluster, repo];
+      const repoKey = JSON.stringify([
+        managementCluster,
+        repo.repoUrl,
+        repo.defaultBranch,
+      ]);
+      if (repoKey !== this.repoKey) {
+        this.byCluster.clear();
+        this.repoKey = repoKey;
+      }
     }
     let change = this.byCluster.get(clusterName);
     if (!change) {
