@@ -51,6 +51,7 @@ export class WatchedCache<T extends KubernetesObject, V> {
   private restartTimer?: ReturnType<typeof setTimeout>;
   private resolveSynced!: () => void;
   private syncedOnce = false;
+  private changes = 0;
   /** Resolves once the first LIST is in the cache. */
   readonly synced: Promise<void>;
 
@@ -73,7 +74,10 @@ export class WatchedCache<T extends KubernetesObject, V> {
     this.informer.on('connect', () => {
       this.connects += 1;
     });
-    this.informer.on('change', () => this.options.onChange?.());
+    this.informer.on('change', () => {
+      this.changes += 1;
+      this.options.onChange?.();
+    });
     this.informer.on('error', error => {
       if (this.stopped) return; // stop() aborts the watch: not a failure
       this.errors += 1;
@@ -91,6 +95,7 @@ export class WatchedCache<T extends KubernetesObject, V> {
     setImmediate(() => {
       this.failures = 0;
       this.syncedOnce = true;
+      this.changes += 1;
       this.resolveSynced();
       this.options.onChange?.();
     });
@@ -117,6 +122,14 @@ export class WatchedCache<T extends KubernetesObject, V> {
     this.stopped = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     await this.informer.stop();
+  }
+
+  /**
+   * A number that grows whenever the cache changes (an event, a LIST): what a reader keyed on it
+   * built stays right while it is the same.
+   */
+  get version(): number {
+    return this.changes;
   }
 
   /** Whether the first LIST is in the cache (it stays in while a watch restarts). */

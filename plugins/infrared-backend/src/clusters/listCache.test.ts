@@ -5,9 +5,18 @@ import { ClusterListCache, type WatchedClusters } from './listCache';
 /** What a watch holds at a moment: the test moves it as the API server's events would. */
 class Watched implements WatchedClusters {
   isSynced = true;
-  objects: ClusterResource[] = [];
+  version = 1;
+  private held: ClusterResource[] = [];
+  get objects() {
+    return this.held;
+  }
+  /** A change the watch brought: its version moves. */
+  set objects(objects: ClusterResource[]) {
+    this.held = objects;
+    this.version += 1;
+  }
   list() {
-    return [...this.objects];
+    return [...this.held];
   }
 }
 
@@ -51,6 +60,19 @@ describe('ClusterListCache', () => {
     expect(cache.list()![0]).toBe(view);
     watched.objects = [at('a', '2')];
     expect(cache.list()![0]).not.toBe(view);
+  });
+
+  it('gives the same list while the watch is unchanged, a new one once it changes or a write is laid over it', () => {
+    watched.objects = [at('a', '1')];
+    const first = cache.list();
+    expect(cache.list()).toBe(first);
+    watched.objects = [at('a', '2')];
+    const second = cache.list();
+    expect(second).not.toBe(first);
+    expect(second?.[0]).not.toBe(first?.[0]);
+    cache.created(at('b', '3'));
+    expect(names(cache)).toEqual(['a', 'b']);
+    expect(cache.list()).not.toBe(second);
   });
 
   it.each([

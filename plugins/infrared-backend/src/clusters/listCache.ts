@@ -8,6 +8,8 @@ import {
 export interface WatchedClusters {
   /** Whether the first LIST is in: before it, the cache knows nothing. */
   readonly isSynced: boolean;
+  /** Grows whenever the watched list changes; without it the views are made again per list. */
+  readonly version?: number;
   list(): ClusterResource[];
 }
 
@@ -31,15 +33,34 @@ interface Overlay {
 export class ClusterListCache {
   private readonly memo = new WeakMap<ClusterResource, ClusterView>();
   private readonly overlays = new Map<string, Overlay>();
+  /** The last list, while the watch is at that version and nothing is laid over it. */
+  private listed?: { version: number; views: ClusterView[] };
 
   constructor(
     private readonly watched: WatchedClusters,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Every Cluster as a view; undefined until the watch has synced (list live then). */
+  /**
+   * Every Cluster as a view; undefined until the watch has synced (list live then). The same
+   * array while the watch is unchanged, so GET /v1/clusters can keep its sorted pages per list
+   * (issue 25: 10,000 views filtered and sorted again for every page of 100). Read-only.
+   */
   list(): ClusterView[] | undefined {
-    return this.resources()?.map(resource => this.viewOf(resource));
+    const version = this.watched.version;
+    if (
+      version !== undefined &&
+      this.overlays.size === 0 &&
+      this.listed?.version === version
+    ) {
+      return this.listed.views;
+    }
+    const views = this.resources()?.map(resource => this.viewOf(resource));
+    this.listed =
+      views && version !== undefined && this.overlays.size === 0
+        ? { version, views }
+        : undefined;
+    return views;
   }
 
   /** Every Cluster as the watch has it, with this process's writes; undefined until synced. */

@@ -71,6 +71,14 @@ describe('pageClusters', () => {
     expect(seen).not.toContain('a-new'); // before it
   });
 
+  it('answers each list what it holds, though the filters are the same', () => {
+    const other = [cluster('c1'), cluster('x')];
+    expect(names(pageClusters(ten, { limit: 2 }).items)).toEqual(['c0', 'c1']);
+    expect(names(pageClusters(other, { limit: 2 }).items)).toEqual(['c1', 'x']);
+    expect(names(pageClusters(ten, { search: 'c9' }).items)).toEqual(['c9']);
+    expect(pageClusters(other, { search: 'c9' }).total).toBe(0);
+  });
+
   it('sorts by a column, missing values last either way, ties by name, and pages the same order', () => {
     const list = [
       cluster('b', { nodes: 3 }),

@@ -89,37 +89,87 @@ const writeToken = (filters: string, at: [SortValue, string]) =>
     JSON.stringify({ f: filters, at: [at[0] ?? null, at[1]] } satisfies Token),
   );
 
+/** At most this many filter sets are kept sorted per list. */
+const KEPT_SORTS = 16;
+
+/**
+ * The matching clusters of a list, sorted, kept per list (by identity: a backend's watch gives
+ * the same array while nothing changed) and filter set, so a page costs a search, not a sort of
+ * the whole list (issue 25: 10,000 clusters sorted again for every page of 100).
+ */
+const sortedByList = new WeakMap<
+  readonly ClusterView[],
+  Map<string, ClusterView[]>
+>();
+
+function matchingSorted(
+  clusters: readonly ClusterView[],
+  query: ClusterListQuery,
+  filters: string,
+): ClusterView[] {
+  let kept = sortedByList.get(clusters);
+  if (!kept) {
+    kept = new Map();
+    sortedByList.set(clusters, kept);
+  }
+  let matching = kept.get(filters);
+  if (!matching) {
+    const chosen = query.names
+      ? clusters.filter(c => query.names!.has(c.name))
+      : [...clusters];
+    matching = sortClusters(
+      filterClusters(chosen, query.search ?? '', query.status ?? 'all'),
+      query.sort ?? 'name',
+      query.order ?? 'asc',
+    );
+    if (kept.size >= KEPT_SORTS) kept.delete(kept.keys().next().value!);
+    kept.set(filters, matching);
+  }
+  return matching;
+}
+
+/** The index of the first cluster sorted after `position` (a binary search: `matching` is sorted). */
+function firstAfter(
+  matching: readonly ClusterView[],
+  position: [SortValue, string],
+  key: SortKey,
+  direction: SortDirection,
+): number {
+  let low = 0;
+  let high = matching.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const order = compareSortPositions(
+      sortPosition(matching[middle], key),
+      position,
+      direction,
+    );
+    if (order > 0) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
 /**
  * The clusters a query asks for. A page resumes after the previous page's last sort position
  * (not at an offset), so a cluster created or removed between two pages shifts nothing: a cluster
  * present throughout is in exactly one page (unless its own sort value changed meanwhile).
+ * `clusters` is read, never changed, and must not be changed after: its sorted pages are kept.
  *
  * @public
  */
 export function pageClusters(
-  clusters: ClusterView[],
+  clusters: readonly ClusterView[],
   query: ClusterListQuery,
 ): ClusterListPage {
   const filters = filtersOf(query);
   const key = query.sort ?? 'name';
   const direction = query.order ?? 'asc';
   const after = query.continue ? readToken(query.continue, filters) : undefined;
-  const chosen = query.names
-    ? clusters.filter(c => query.names!.has(c.name))
-    : clusters;
-  const matching = sortClusters(
-    filterClusters(chosen, query.search ?? '', query.status ?? 'all'),
-    key,
-    direction,
-  );
-  let start = 0;
-  if (after) {
-    const position: [SortValue, string] = [after[0] ?? undefined, after[1]];
-    start = matching.findIndex(
-      c => compareSortPositions(sortPosition(c, key), position, direction) > 0,
-    );
-    if (start < 0) start = matching.length;
-  }
+  const matching = matchingSorted(clusters, query, filters);
+  const start = after
+    ? firstAfter(matching, [after[0] ?? undefined, after[1]], key, direction)
+    : 0;
   const end = query.limit === undefined ? matching.length : start + query.limit;
   const items = matching.slice(start, end);
   const last = items.at(-1);
