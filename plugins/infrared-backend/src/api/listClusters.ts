@@ -1,12 +1,15 @@
 import {
   ContinueTokenError,
-  pageClusters,
+  KeptClusterPages,
   type ClusterListPage,
   type ClusterListParams,
 } from '@infrared-clusters/plugin-infrared-common';
 import type { ClusterService } from '../clusters';
 import type { PlacementService } from '../placement';
 import { validationError } from './validationError';
+
+/** The watch cache's list is a new array once it changed, never changed in place. */
+const pages = new KeptClusterPages();
 
 /**
  * GET /v1/clusters: the filters, sort and page of its query (as -common's readClusterListParams
@@ -24,7 +27,7 @@ export async function listClusters(
     org ? placement().allowedClusters(org) : undefined,
   ]);
   try {
-    return pageClusters(all, {
+    return pages.page(all, {
       ...params,
       ...(allowed ? { names: new Set(allowed) } : {}),
     });

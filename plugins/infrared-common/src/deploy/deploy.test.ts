@@ -231,7 +231,11 @@ describe('deploy/rbac', () => {
         'infrared',
         'get,list,watch,create,update,patch,delete',
       ],
-      ['infrared-backend', 'argocd', 'get,list,create,update,patch,delete'],
+      [
+        'infrared-backend',
+        'argocd',
+        'get,list,watch,create,update,patch,delete',
+      ],
       ['infrared-registrar', '*', 'list,watch'],
       ['infrared-backend', 'infrared-tofu', 'get,create,update'],
     ]);

@@ -1,5 +1,9 @@
 import type { ClusterView } from '../../api/views';
-import { ContinueTokenError, pageClusters } from './pageClusters';
+import {
+  ContinueTokenError,
+  KeptClusterPages,
+  pageClusters,
+} from './pageClusters';
 import { readClusterListParams } from './listQuery';
 
 const cluster = (
@@ -71,12 +75,32 @@ describe('pageClusters', () => {
     expect(seen).not.toContain('a-new'); // before it
   });
 
-  it('answers each list what it holds, though the filters are the same', () => {
+  it('answers a list changed in place what it holds now', () => {
+    const list = [cluster('b')];
+    expect(names(pageClusters(list, {}).items)).toEqual(['b']);
+    list.push(cluster('a'));
+    expect(names(pageClusters(list, {}).items)).toEqual(['a', 'b']);
+  });
+
+  it('keeps the sorted pages of a list that is not changed, and answers each list what it holds', () => {
+    const kept = new KeptClusterPages();
     const other = [cluster('c1'), cluster('x')];
-    expect(names(pageClusters(ten, { limit: 2 }).items)).toEqual(['c0', 'c1']);
-    expect(names(pageClusters(other, { limit: 2 }).items)).toEqual(['c1', 'x']);
-    expect(names(pageClusters(ten, { search: 'c9' }).items)).toEqual(['c9']);
-    expect(pageClusters(other, { search: 'c9' }).total).toBe(0);
+    expect(names(kept.page(ten, { limit: 2 }).items)).toEqual(['c0', 'c1']);
+    expect(names(kept.page(other, { limit: 2 }).items)).toEqual(['c1', 'x']);
+    expect(names(kept.page(ten, { search: 'c9' }).items)).toEqual(['c9']);
+    expect(kept.page(other, { search: 'c9' }).total).toBe(0);
+    const walked: string[] = [];
+    let token: string | undefined;
+    do {
+      const answer = kept.page(ten, {
+        limit: 3,
+        order: 'desc',
+        continue: token,
+      });
+      walked.push(...names(answer.items));
+      token = answer.continue;
+    } while (token);
+    expect(walked).toEqual(names(ten).reverse());
   });
 
   it('sorts by a column, missing values last either way, ties by name, and pages the same order', () => {

@@ -89,43 +89,19 @@ const writeToken = (filters: string, at: [SortValue, string]) =>
     JSON.stringify({ f: filters, at: [at[0] ?? null, at[1]] } satisfies Token),
   );
 
-/** At most this many filter sets are kept sorted per list. */
-const KEPT_SORTS = 16;
-
-/**
- * The matching clusters of a list, sorted, kept per list (by identity: a backend's watch gives
- * the same array while nothing changed) and filter set, so a page costs a search, not a sort of
- * the whole list (issue 25: 10,000 clusters sorted again for every page of 100).
- */
-const sortedByList = new WeakMap<
-  readonly ClusterView[],
-  Map<string, ClusterView[]>
->();
-
-function matchingSorted(
+/** The clusters of a list that match a query's filters, sorted as it asks. */
+function sortedMatches(
   clusters: readonly ClusterView[],
   query: ClusterListQuery,
-  filters: string,
 ): ClusterView[] {
-  let kept = sortedByList.get(clusters);
-  if (!kept) {
-    kept = new Map();
-    sortedByList.set(clusters, kept);
-  }
-  let matching = kept.get(filters);
-  if (!matching) {
-    const chosen = query.names
-      ? clusters.filter(c => query.names!.has(c.name))
-      : [...clusters];
-    matching = sortClusters(
-      filterClusters(chosen, query.search ?? '', query.status ?? 'all'),
-      query.sort ?? 'name',
-      query.order ?? 'asc',
-    );
-    if (kept.size >= KEPT_SORTS) kept.delete(kept.keys().next().value!);
-    kept.set(filters, matching);
-  }
-  return matching;
+  const chosen = query.names
+    ? clusters.filter(c => query.names!.has(c.name))
+    : [...clusters];
+  return sortClusters(
+    filterClusters(chosen, query.search ?? '', query.status ?? 'all'),
+    query.sort ?? 'name',
+    query.order ?? 'asc',
+  );
 }
 
 /** The index of the first cluster sorted after `position` (a binary search: `matching` is sorted). */
@@ -150,23 +126,16 @@ function firstAfter(
   return low;
 }
 
-/**
- * The clusters a query asks for. A page resumes after the previous page's last sort position
- * (not at an offset), so a cluster created or removed between two pages shifts nothing: a cluster
- * present throughout is in exactly one page (unless its own sort value changed meanwhile).
- * `clusters` is read, never changed, and must not be changed after: its sorted pages are kept.
- *
- * @public
- */
-export function pageClusters(
-  clusters: readonly ClusterView[],
+/** A page of the sorted matches `matchesFor` gives for the query's filters. */
+function pageOf(
   query: ClusterListQuery,
+  matchesFor: (filters: string) => ClusterView[],
 ): ClusterListPage {
   const filters = filtersOf(query);
   const key = query.sort ?? 'name';
   const direction = query.order ?? 'asc';
   const after = query.continue ? readToken(query.continue, filters) : undefined;
-  const matching = matchingSorted(clusters, query, filters);
+  const matching = matchesFor(filters);
   const start = after
     ? firstAfter(matching, [after[0] ?? undefined, after[1]], key, direction)
     : 0;
@@ -180,4 +149,63 @@ export function pageClusters(
       ? { continue: writeToken(filters, sortPosition(last, key)) }
       : {}),
   };
+}
+
+/**
+ * The clusters a query asks for. A page resumes after the previous page's last sort position
+ * (not at an offset), so a cluster created or removed between two pages shifts nothing: a cluster
+ * present throughout is in exactly one page (unless its own sort value changed meanwhile).
+ *
+ * @public
+ */
+export function pageClusters(
+  clusters: readonly ClusterView[],
+  query: ClusterListQuery,
+): ClusterListPage {
+  return pageOf(query, () => sortedMatches(clusters, query));
+}
+
+/** At most this many filter sets are kept sorted per list. */
+const KEPT_SORTS = 16;
+
+/**
+ * `pageClusters` over lists that are never changed once made (a backend's watch cache gives the
+ * same array while nothing changed): each list's sorted matches are kept per filter set, so a page
+ * costs a search, not a sort of the whole list (issue 25: 10,000 clusters sorted again for every
+ * page of 100). A list changed in place after a page would answer stale pages: give a new array.
+ *
+ * @public
+ */
+export class KeptClusterPages {
+  private readonly sortedByList = new WeakMap<
+    readonly ClusterView[],
+    Map<string, ClusterView[]>
+  >();
+
+  /** The page of `clusters` the query asks for, as `pageClusters` answers it. */
+  page(
+    clusters: readonly ClusterView[],
+    query: ClusterListQuery,
+  ): ClusterListPage {
+    return pageOf(query, filters => this.matches(clusters, query, filters));
+  }
+
+  private matches(
+    clusters: readonly ClusterView[],
+    query: ClusterListQuery,
+    filters: string,
+  ): ClusterView[] {
+    let kept = this.sortedByList.get(clusters);
+    if (!kept) {
+      kept = new Map();
+      this.sortedByList.set(clusters, kept);
+    }
+    let matching = kept.get(filters);
+    if (!matching) {
+      matching = sortedMatches(clusters, query);
+      if (kept.size >= KEPT_SORTS) kept.delete(kept.keys().next().value!);
+      kept.set(filters, matching);
+    }
+    return matching;
+  }
 }
