@@ -195,19 +195,15 @@ function readJestCounts(file) {
   }
 }
 
-/**
- * `devenv argocd` in the background, while tsc and lint keep one core busy: a cold machine builds
- * Argo CD from Go modules (about 19 minutes), a warm one finds it in ~/.cache at once. Its output
- * goes to test-results/argocd-build.log; the Argo CD tests wait on devenv's lock if it is not done.
- */
-function buildArgoCdInBackground() {
-  const log = path.join(repoRoot, 'test-results', 'argocd-build.log');
+/** One `devenv <tool>` build, its output to test-results/<tool>-build.log; resolves to its exit code. */
+function buildTool(tool) {
+  const log = path.join(repoRoot, 'test-results', `${tool}-build.log`);
   fs.mkdirSync(path.dirname(log), { recursive: true });
   const out = fs.openSync(log, 'w');
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    [path.join(repoRoot, 'packages', 'devenv', 'bin', 'devenv.js'), 'argocd'],
+    [path.join(repoRoot, 'packages', 'devenv', 'bin', 'devenv.js'), tool],
     { cwd: repoRoot, env, stdio: ['ignore', out, out] },
   );
   return new Promise(resolve => {
@@ -215,7 +211,7 @@ function buildArgoCdInBackground() {
       fs.closeSync(out);
       const seconds = Math.round((Date.now() - started) / 1000);
       console.log(
-        `[test] devenv argocd: exit ${code} after ${seconds} s (${path.relative(
+        `[test] devenv ${tool}: exit ${code} after ${seconds} s (${path.relative(
           repoRoot,
           log,
         )})`,
@@ -223,6 +219,17 @@ function buildArgoCdInBackground() {
       resolve(code);
     });
   });
+}
+
+/**
+ * `devenv argocd`, then `devenv tofu` and `devenv helm`, in the background while tsc and lint keep
+ * one core busy: a cold machine builds them from Go modules (Argo CD about 19 minutes, tofu and
+ * helm a few each), a warm one finds them in ~/.cache at once. Built before jest, so no test waits
+ * out its bound on a build (a cold run's provisioning demo test did, waiting for tofu). The tests
+ * wait on devenv's lock if one is not done.
+ */
+async function buildGoToolsInBackground() {
+  for (const tool of ['argocd', 'tofu', 'helm']) await buildTool(tool);
 }
 
 async function test() {
@@ -236,7 +243,7 @@ async function test() {
     return status;
   };
 
-  const argocdBuild = buildArgoCdInBackground();
+  const goToolsBuild = buildGoToolsInBackground();
   step('tsc', run(bin('tsc'), []));
   step('lint', run(bin('backstage-cli'), ['repo', 'lint']));
   // The publishable packages (scripts/publishable.js): their package.json fields, then their API
@@ -248,8 +255,8 @@ async function test() {
     run(process.execPath, [publishable, 'api-reports', '--ci']),
   );
 
-  // The kube binaries (devenv up below) and Argo CD are both Go builds: one at a time from here.
-  await argocdBuild;
+  // The kube binaries (devenv up below) and the tools are all Go builds: one at a time from here.
+  await goToolsBuild;
   const jestReport = path.join(repoRoot, 'test-results', 'jest.json');
   fs.rmSync(jestReport, { force: true });
   // The backend's PostgreSQL tests start their own server from these binaries.
