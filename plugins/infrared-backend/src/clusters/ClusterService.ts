@@ -29,7 +29,12 @@ import { stampAccepted } from './accepted';
 import { fromKubeError } from './errors';
 import type { ClusterListCache } from './listCache';
 import { dependentLabels, isManagementCluster } from './plan';
-import { checkServerFree, requestedServer } from './serverConflict';
+import {
+  checkServerFree,
+  kubeconfigServersReader,
+  requestedServer,
+} from './serverConflict';
+import { ServerIndex } from './serverIndex';
 
 export interface ClusterServiceOptions {
   api: ManagementApi;
@@ -51,8 +56,11 @@ const nameTaken = (name: string) =>
 /** Registration, listing and removal of Clusters; the REST API's only way to Kubernetes. */
 export class ClusterService {
   private readonly serverLock = new KeyedLock();
+  private readonly servers: ServerIndex;
 
-  constructor(private readonly options: ClusterServiceOptions) {}
+  constructor(private readonly options: ClusterServiceOptions) {
+    this.servers = new ServerIndex(kubeconfigServersReader(options.api));
+  }
 
   async list(): Promise<ClusterView[]> {
     try {
@@ -105,7 +113,7 @@ export class ClusterService {
     // both read only: asked together, one round trip instead of two; the name's refusal first
     const [nameFree, serverFree] = await Promise.allSettled([
       this.checkNameFree(name),
-      checkServerFree(this.options.api, request, () =>
+      checkServerFree(this.options.api, request, this.servers, () =>
         this.options.listCache?.resources(),
       ),
     ]);

@@ -15,6 +15,7 @@ import {
   type SecretObject,
 } from '@infrared-clusters/plugin-infrared-common';
 import type { ManagementApi } from '@infrared-clusters/infrared-kube';
+import type { ReadServers, ServerIndex } from './serverIndex';
 
 /** Argo CD cluster Secrets Infrared did not write (`!=` also selects those without the label). */
 const OTHERS_CLUSTER_SECRETS = `${ARGOCD_SECRET_TYPE_LABEL}=cluster,${MANAGED_BY_LABEL}!=${MANAGED_BY_INFRARED}`;
@@ -79,56 +80,15 @@ const kubeconfigServerOf = (
     return inspection?.ok ? trimServer(inspection.server) : undefined;
   });
 
-// The servers of each Cluster by its version: a Cluster's kubeconfig is read at most once per
-// version, not once per registration (issue 25). Entries of Clusters gone are dropped each check.
-const clusterServerMemo = new Map<
-  string,
-  { version: string; servers: Promise<string[]> }
->();
-
-/**
- * The servers an existing Cluster holds or will hold in Argo CD: its status's, its spec.server,
- * and (with neither) its kubeconfig's. Its own Argo CD Secret holds status.argoServer.
- */
-function clusterServers(
-  api: ManagementApi,
-  cluster: ClusterResource,
-): Promise<string[]> {
-  const { name, uid, resourceVersion } = cluster.metadata;
-  const version = `${uid}/${resourceVersion}`;
-  const known = clusterServerMemo.get(name);
-  if (known?.version === version && resourceVersion) return known.servers;
-  const servers = readClusterServers(api, cluster);
-  clusterServerMemo.set(name, { version, servers });
-  // a failed read is not kept: the next registration reads again
-  servers.catch(() => clusterServerMemo.delete(name));
-  return servers;
-}
-
-function forgetGoneClusters(clusters: ClusterResource[]): void {
-  if (clusterServerMemo.size <= clusters.length) return;
-  const names = new Set(clusters.map(c => c.metadata.name));
-  for (const name of clusterServerMemo.keys()) {
-    if (!names.has(name)) clusterServerMemo.delete(name);
-  }
-}
-
-async function readClusterServers(
-  api: ManagementApi,
-  cluster: ClusterResource,
-): Promise<string[]> {
-  const { spec, status } = cluster;
-  if (spec.connection?.inCluster) return [];
-  const found = [status?.argoServer, spec.server]
-    .filter((s): s is string => !!s?.trim())
-    .map(trimServer);
-  const ref = spec.connection?.kubeconfigSecretRef;
-  if (!found.length && ref) {
+/** The servers a Cluster holds through its kubeconfig Secret (it names none itself). */
+export function kubeconfigServersReader(api: ManagementApi): ReadServers {
+  return async cluster => {
+    const ref = cluster.spec.connection?.kubeconfigSecretRef;
+    if (!ref) return [];
     const secret = await api.secrets.get(INFRARED_NAMESPACE, ref.name);
     const server = kubeconfigServerOf(secret, ref.key);
-    if (server) found.push(server);
-  }
-  return found.filter(s => !isInClusterServer(s));
+    return server ? [server] : [];
+  };
 }
 
 /**
@@ -139,31 +99,28 @@ async function readClusterServers(
 export async function checkServerFree(
   api: ManagementApi,
   request: RegisterClusterRequest,
+  /** The servers of the Clusters, brought to the Clusters' list here. */
+  index: ServerIndex,
   /** The Clusters a watch holds; undefined (not synced yet): they are listed. */
   watched?: () => ClusterResource[] | undefined,
 ): Promise<void> {
   const server = requestedServer(request);
   if (!server) return;
+  const keep = `The existing registration wins and keeps the server; to register it as ${request.name}`;
   // the Clusters from the watch; of the Argo CD Secrets only those Infrared did not write (the
   // registrar's children and others): no request grows with the Clusters a registration at a time
   const [clusters, secrets] = await Promise.all([
     watched?.() ?? api.clusters.list(),
     api.secrets.list(ARGOCD_NAMESPACE, OTHERS_CLUSTER_SECRETS),
   ]);
-  forgetGoneClusters(clusters);
-  const keep = `The existing registration wins and keeps the server; to register it as ${request.name}`;
-  for (const cluster of clusters) {
-    // being deleted: its Argo CD Secret goes with it (owner reference)
-    if (cluster.metadata.deletionTimestamp) continue;
-    if (cluster.metadata.name === request.name) continue;
-    if ((await clusterServers(api, cluster)).includes(server)) {
-      const other = cluster.metadata.name;
-      throw new ConflictError(
-        `server ${shown(
-          server,
-        )} is already registered as cluster ${other}, and Argo CD keys clusters by server: a second registration would give it two Secrets for one server. ${keep}, remove cluster ${other} first (DELETE /v1/clusters/${other}), or register another server`,
-      );
-    }
+  index.sync(clusters);
+  const other = await index.holder(server, request.name);
+  if (other) {
+    throw new ConflictError(
+      `server ${shown(
+        server,
+      )} is already registered as cluster ${other}, and Argo CD keys clusters by server: a second registration would give it two Secrets for one server. ${keep}, remove cluster ${other} first (DELETE /v1/clusters/${other}), or register another server`,
+    );
   }
   for (const secret of secrets) {
     const manager = argoSecretManager(secret.metadata);

@@ -1,0 +1,144 @@
+import {
+  isInClusterServer,
+  trimServer,
+  type ClusterResource,
+} from '@infrared-clusters/plugin-infrared-common';
+
+/** Reads the servers of a Cluster that names none itself (its kubeconfig's). */
+export type ReadServers = (cluster: ClusterResource) => Promise<string[]>;
+
+interface Entry {
+  resource: ClusterResource;
+  /** Indexed under these servers (none while unread, or while the Cluster is being deleted). */
+  servers: string[];
+  /** The read of its kubeconfig's server, while one is under way. */
+  reading?: Promise<void>;
+  /** The sync that last saw it: entries a sync did not see are gone. */
+  seen: number;
+}
+
+/**
+ * The servers a Cluster holds or will hold in Argo CD: its status's and its spec.server, trailing
+ * `/` trimmed; undefined when it names neither (then its kubeconfig's, read). None for inCluster.
+ */
+export function namedServers(cluster: ClusterResource): string[] | undefined {
+  const { spec, status } = cluster;
+  if (spec.connection?.inCluster) return [];
+  const named = [status?.argoServer, spec.server]
+    .filter((s): s is string => !!s?.trim())
+    .map(trimServer)
+    .filter(s => !isInClusterServer(s));
+  if (named.length || !spec.connection?.kubeconfigSecretRef) return named;
+  return undefined;
+}
+
+/** The same object, or (from a LIST, which makes new objects) the same uid and resourceVersion. */
+function sameVersion(a: ClusterResource, b: ClusterResource): boolean {
+  if (a === b) return true;
+  const version = a.metadata.resourceVersion;
+  return (
+    !!version &&
+    version === b.metadata.resourceVersion &&
+    a.metadata.uid === b.metadata.uid
+  );
+}
+
+/**
+ * Which Cluster holds an API server (issue 25): a registration asked the servers of every
+ * Cluster, one `await` a Cluster, so each POST cost more as the fleet grew. The index is brought to
+ * the Clusters' list by object identity (a watch gives an unchanged Cluster as the same object) or
+ * version, so a sync only touches the Clusters changed since the last; a server's holders are then one lookup.
+ * A Cluster being deleted holds no server (its Argo CD Secret goes with it).
+ */
+export class ServerIndex {
+  private readonly entries = new Map<string, Entry>();
+  private readonly holders = new Map<string, Set<string>>();
+  /** Names whose kubeconfig's server is not read yet. */
+  private readonly unread = new Set<string>();
+  private syncs = 0;
+
+  constructor(private readonly read: ReadServers) {}
+
+  /** Brings the index to these Clusters (every Cluster there is): reads nothing. */
+  sync(clusters: readonly ClusterResource[]): void {
+    const seen = ++this.syncs;
+    for (const cluster of clusters) {
+      const entry = this.entries.get(cluster.metadata.name);
+      if (entry && sameVersion(entry.resource, cluster)) entry.seen = seen;
+      else this.put(cluster, seen);
+    }
+    // names are unique in a list: more entries than Clusters means some are gone
+    if (this.entries.size === clusters.length) return;
+    for (const [name, entry] of this.entries) {
+      if (entry.seen !== seen) this.drop(name);
+    }
+  }
+
+  /**
+   * A Cluster other than `except` that holds `server` (trailing `/` trimmed), reading the
+   * kubeconfigs of the Clusters that name no server first; undefined when none does.
+   */
+  async holder(server: string, except: string): Promise<string | undefined> {
+    await this.readUnread();
+    for (const name of this.holders.get(server) ?? []) {
+      if (name !== except) return name;
+    }
+    return undefined;
+  }
+
+  private put(cluster: ClusterResource, seen: number): void {
+    const { name } = cluster.metadata;
+    this.drop(name);
+    const entry: Entry = { resource: cluster, servers: [], seen };
+    this.entries.set(name, entry);
+    if (cluster.metadata.deletionTimestamp) return;
+    const named = namedServers(cluster);
+    if (named) this.index(name, named);
+    else this.unread.add(name);
+  }
+
+  private drop(name: string): void {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    for (const server of entry.servers) {
+      const names = this.holders.get(server);
+      names?.delete(name);
+      if (names?.size === 0) this.holders.delete(server);
+    }
+    this.entries.delete(name);
+    this.unread.delete(name);
+  }
+
+  private index(name: string, servers: string[]): void {
+    const entry = this.entries.get(name)!;
+    entry.servers = servers;
+    for (const server of servers) {
+      let names = this.holders.get(server);
+      if (!names) this.holders.set(server, (names = new Set()));
+      names.add(name);
+    }
+  }
+
+  /** Reads every unread kubeconfig's server at once; a failed read is tried again next time. */
+  private async readUnread(): Promise<void> {
+    const reads: Promise<void>[] = [];
+    for (const name of this.unread) {
+      const entry = this.entries.get(name)!;
+      entry.reading ??= this.read(entry.resource)
+        .then(servers => {
+          // a newer version of the Cluster came in meanwhile: its own read counts
+          if (this.entries.get(name) !== entry) return;
+          this.unread.delete(name);
+          this.index(
+            name,
+            servers.map(trimServer).filter(s => !isInClusterServer(s)),
+          );
+        })
+        .finally(() => {
+          entry.reading = undefined;
+        });
+      reads.push(entry.reading);
+    }
+    await Promise.all(reads);
+  }
+}
