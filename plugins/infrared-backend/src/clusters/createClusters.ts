@@ -3,6 +3,7 @@ import type {
   RootConfigService,
   SchedulerService,
 } from '@backstage/backend-plugin-api';
+import { durationToMilliseconds } from '@backstage/types';
 import type { DiscoveredClusterInput } from '@infrared-clusters/plugin-infrared-common';
 import {
   listDiscoveredClusters,
@@ -78,10 +79,13 @@ export async function createClusters(
     logger,
     watches: options.passWatches,
   });
+  // A burst of writes triggers a pass over every Cluster at most once per interval: the new
+  // Clusters are their fast paths' (a pass over every Cluster leaves them alone, accepted.ts).
   const trigger = new ReconcileTrigger(
     scheduler,
     CLUSTERS_RECONCILE_TASK_ID,
     logger,
+    { minGapMs: durationToMilliseconds(settings.reconcileInterval) },
   );
   const pass = async (scope: ReconcileScope) => {
     const summary = await reconciler.reconcile(scope);

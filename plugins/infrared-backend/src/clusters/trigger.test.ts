@@ -55,4 +55,22 @@ describe('ReconcileTrigger', () => {
     await trigger.settled();
     expect(triggerTask).toHaveBeenCalledTimes(1);
   });
+
+  it('triggers a burst of requests once per gap: the first at once, the rest together after it', async () => {
+    const triggerTask = jest.fn(async () => {});
+    const trigger = new ReconcileTrigger(
+      { triggerTask },
+      'task',
+      mockServices.logger.mock(),
+      { minGapMs: 1000 },
+    );
+    for (let i = 0; i < 5; i++) {
+      trigger.request();
+      // each request after the one before was accepted
+      await new Promise(r => setImmediate(r));
+    }
+    expect(triggerTask).toHaveBeenCalledTimes(1);
+    await trigger.settled();
+    expect(triggerTask).toHaveBeenCalledTimes(2);
+  });
 });

@@ -5,20 +5,33 @@ import type {
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
+/** A wait that does not hold the process open at shutdown. */
+const idle = (ms: number) =>
+  new Promise(r => {
+    setTimeout(r, ms).unref?.();
+  });
+
 /**
  * Asks the scheduler to run the reconcile task now. The scheduler refuses while a pass is running
  * (on any replica); then it asks again until the running pass ends, so a write made during a pass
- * is still seen by a pass that starts after it.
+ * is still seen by a pass that starts after it. With `minGapMs`, a request within that long of the
+ * last accepted trigger waits out the rest first (a burst of writes: 10,000 POSTs at once ran
+ * passes over every Cluster back to back, seconds of CPU each, while the POSTs came in; issue 25).
  */
 export class ReconcileTrigger {
   private pending?: Promise<void>;
   private again = false;
+  private lastTriggered?: number;
 
   constructor(
     private readonly scheduler: Pick<SchedulerService, 'triggerTask'>,
     private readonly taskId: string,
     private readonly logger: LoggerService,
-    private readonly options: { retryMs?: number; maxWaitMs?: number } = {},
+    private readonly options: {
+      retryMs?: number;
+      maxWaitMs?: number;
+      minGapMs?: number;
+    } = {},
   ) {}
 
   /** Fire and forget; requests made while one is pending are merged into it. */
@@ -42,10 +55,16 @@ export class ReconcileTrigger {
   }
 
   private async loop(): Promise<void> {
+    const gap = this.options.minGapMs ?? 0;
+    if (this.lastTriggered !== undefined) {
+      const wait = this.lastTriggered + gap - Date.now();
+      if (wait > 0) await idle(wait);
+    }
     const deadline = Date.now() + (this.options.maxWaitMs ?? 120_000);
     for (;;) {
       try {
         await this.scheduler.triggerTask(this.taskId);
+        this.lastTriggered = Date.now();
         this.again = false;
         return;
       } catch (e) {
