@@ -19,7 +19,9 @@ import {
   pushPullBranch,
 } from './pullRecords';
 import { withProcessLock } from './processLock';
-import { initRepository, isApplied, KeptIndex } from './repository';
+import { initRepository, readBranch } from './repository';
+import { KeptTrees } from './keptTrees';
+import { commitBody, LooseObjects } from './objects';
 
 export interface LocalGitPublisherOptions {
   /** The bare repository; created with an initial commit when absent. */
@@ -64,16 +66,21 @@ export class LocalGitPublisher implements GitopsPublisher {
   private readonly branch: string;
   private readonly mutex: KeyedLock;
   private initialized = false;
-  private readonly index = new KeptIndex();
+  private readonly identity: GitIdentity;
+  private readonly objects: LooseObjects;
+  private readonly trees: KeptTrees;
 
   constructor(private readonly options: LocalGitPublisherOptions) {
     this.path = resolve(options.path);
     this.branch = options.defaultBranch ?? 'main';
     this.mutex = options.mutex ?? sharedMutex;
-    this.git = new Git(
-      this.path,
-      options.identity ?? { name: 'Infrared', email: 'infrared@localhost' },
-    );
+    this.identity = options.identity ?? {
+      name: 'Infrared',
+      email: 'infrared@localhost',
+    };
+    this.git = new Git(this.path, this.identity);
+    this.objects = new LooseObjects(this.path);
+    this.trees = new KeptTrees(this.git, this.objects);
   }
 
   async describe(): Promise<GitopsRepoDescription> {
@@ -114,8 +121,8 @@ export class LocalGitPublisher implements GitopsPublisher {
     const mainRef = `refs/heads/${this.branch}`;
     const maxAttempts = this.options.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
-      const head = (await this.git.resolve(mainRef))!;
-      if (await isApplied(this.git, head, change)) {
+      const head = (await readBranch(this.git, this.path, mainRef))!;
+      if (await this.trees.isApplied(head, change)) {
         // Also cleans up after a restart between the merge and the branch deletion, and closes the pull
         // request an attempt of this change recorded before another writer landed the same files.
         await this.git.updateRefs([`delete refs/heads/${branch}`]);
@@ -134,7 +141,7 @@ export class LocalGitPublisher implements GitopsPublisher {
           },
         };
       }
-      const tree = await this.index.buildTree(this.git, head, change);
+      const tree = await this.trees.buildTree(head, change);
       const pr = {
         key: change.key,
         title: change.title,
@@ -142,14 +149,10 @@ export class LocalGitPublisher implements GitopsPublisher {
         branch,
       };
       const pull = await pushPullBranch(this.git, change.key, branch, number =>
-        this.git.commitTree(
-          tree,
-          [head],
-          pullMessage('branch', { ...pr, number }),
-        ),
+        this.commit(tree, [head], pullMessage('branch', { ...pr, number })),
       );
       await this.options.beforeMerge?.(branch);
-      const merge = await this.git.commitTree(
+      const merge = await this.commit(
         tree,
         [head, pull.commit],
         pullMessage('merge', { ...pr, number: pull.number }),
@@ -160,7 +163,7 @@ export class LocalGitPublisher implements GitopsPublisher {
         `delete refs/heads/${branch}`,
       ]);
       if (landed) {
-        this.index.landed(merge);
+        this.trees.landed(merge, tree);
         this.options.logger?.info(
           `gitops: merged pull request #${pull.number} (${change.key}) as ${merge}`,
         );
@@ -185,6 +188,14 @@ export class LocalGitPublisher implements GitopsPublisher {
       );
       await new Promise(r => setTimeout(r, Math.random() * 50 * attempt));
     }
+  }
+
+  /** Writes a commit object in this process (`git commit-tree` would be one more process). */
+  private commit(tree: string, parents: string[], message: string) {
+    return this.objects.write(
+      'commit',
+      commitBody(tree, parents, this.identity, message),
+    );
   }
 
   private url(commit: string) {

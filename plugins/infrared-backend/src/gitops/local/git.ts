@@ -50,10 +50,18 @@ export class Git {
   }
 
   /** Runs `git --git-dir=<repo> <args>` and resolves with stdout. */
-  run(
+  async run(
     args: string[],
     options: { input?: string; env?: NodeJS.ProcessEnv } = {},
   ): Promise<string> {
+    return (await this.runRaw(args, options)).toString('utf8');
+  }
+
+  /** Runs git as `run` does and resolves with stdout as bytes: every git process starts here. */
+  runRaw(
+    args: string[],
+    options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+  ): Promise<Buffer> {
     const fullArgs = [
       '-c',
       'commit.gpgsign=false',
@@ -68,12 +76,12 @@ export class Git {
         fullArgs,
         {
           env: { ...this.env, ...options.env },
-          maxBuffer: 64 * 1024 * 1024,
-          encoding: 'utf8',
+          maxBuffer: 256 * 1024 * 1024,
+          encoding: 'buffer',
         },
         (error, stdout, stderr) => {
           if (error) {
-            reject(new GitCommandError(args, error.code, stderr));
+            reject(new GitCommandError(args, error.code, stderr.toString()));
           } else {
             resolve(stdout);
           }
@@ -83,6 +91,33 @@ export class Git {
       child.stdin?.on('error', () => {});
       child.stdin?.end(options.input ?? '');
     });
+  }
+
+  /**
+   * The objects `names` name (any revision syntax, e.g. `<commit>:<path>`) in one `git cat-file --batch`,
+   * each with its id and type, or undefined when it does not exist.
+   */
+  async readObjects(
+    names: string[],
+  ): Promise<Array<{ id: string; type: string; body: Buffer } | undefined>> {
+    const out = await this.runRaw(['cat-file', '--batch'], {
+      input: `${names.join('\n')}\n`,
+    });
+    const objects = [];
+    let at = 0;
+    for (let i = 0; i < names.length; i++) {
+      const end = out.indexOf(0x0a, at);
+      const [id, type, size] = out.toString('utf8', at, end).split(' ');
+      if (!/^[0-9a-f]{40}$/.test(id) || size === undefined) {
+        objects.push(undefined); // "<name> missing" or "<name> ambiguous"
+        at = end + 1;
+        continue;
+      }
+      const body = out.subarray(end + 1, end + 1 + Number(size));
+      objects.push({ id, type, body });
+      at = end + 2 + Number(size);
+    }
+    return objects;
   }
 
   /** The commit a ref points at, or undefined when the ref does not exist. */
