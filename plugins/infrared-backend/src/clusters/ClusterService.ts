@@ -102,18 +102,19 @@ export class ClusterService {
     // one registration of a server at a time in this process: the check, then the create
     const server = requestedServer(request);
     return server
-      ? this.serverLock.run(server, () => this.registerChecked(request))
-      : this.registerChecked(request);
+      ? this.serverLock.run(server, () => this.registerChecked(request, server))
+      : this.registerChecked(request, server);
   }
 
   private async registerChecked(
     request: RegisterClusterRequest,
+    server: string | undefined,
   ): Promise<ClusterView> {
     const name = request.name;
     // both read only: asked together, one round trip instead of two; the name's refusal first
     const [nameFree, serverFree] = await Promise.allSettled([
       this.checkNameFree(name),
-      checkServerFree(this.options.api, request, this.servers, () =>
+      checkServerFree(this.options.api, request, server, this.servers, () =>
         this.options.listCache?.resources(),
       ),
     ]);

@@ -80,14 +80,23 @@ const kubeconfigServerOf = (
     return inspection?.ok ? trimServer(inspection.server) : undefined;
   });
 
-/** The servers a Cluster holds through its kubeconfig Secret (it names none itself). */
+/**
+ * The servers a Cluster holds through its kubeconfig Secret (it names none itself). A Secret
+ * unchanged since the last version's read is not parsed again: a GET gives a new object each time.
+ */
 export function kubeconfigServersReader(api: ManagementApi): ReadServers {
-  return async cluster => {
+  return async (cluster, last) => {
     const ref = cluster.spec.connection?.kubeconfigSecretRef;
-    if (!ref) return [];
+    if (!ref) return { servers: [] };
     const secret = await api.secrets.get(INFRARED_NAMESPACE, ref.name);
+    if (!secret) return { servers: [] };
+    const { uid, resourceVersion } = secret.metadata;
+    const from = resourceVersion
+      ? `${uid}/${resourceVersion}/${ref.key}`
+      : undefined;
+    if (from && last?.from === from) return last;
     const server = kubeconfigServerOf(secret, ref.key);
-    return server ? [server] : [];
+    return { servers: server ? [server] : [], from };
   };
 }
 
@@ -99,12 +108,13 @@ export function kubeconfigServersReader(api: ManagementApi): ReadServers {
 export async function checkServerFree(
   api: ManagementApi,
   request: RegisterClusterRequest,
+  /** requestedServer(request), read once per registration: each read parses the kubeconfig. */
+  server: string | undefined,
   /** The servers of the Clusters, brought to the Clusters' list here. */
   index: ServerIndex,
   /** The Clusters a watch holds; undefined (not synced yet): they are listed. */
   watched?: () => ClusterResource[] | undefined,
 ): Promise<void> {
-  const server = requestedServer(request);
   if (!server) return;
   const keep = `The existing registration wins and keeps the server; to register it as ${request.name}`;
   // the Clusters from the watch; of the Argo CD Secrets only those Infrared did not write (the

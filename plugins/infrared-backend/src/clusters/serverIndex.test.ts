@@ -2,7 +2,7 @@ import {
   clusterForRequest,
   type ClusterResource,
 } from '@infrared-clusters/plugin-infrared-common';
-import { ServerIndex } from './serverIndex';
+import { ServerIndex, type KubeconfigRead } from './serverIndex';
 import { kubeconfigText } from './__testUtils__/fixtures';
 
 const S1 = 'https://198.51.100.1:6443';
@@ -43,7 +43,7 @@ function reader(kubeconfigServers: Record<string, string>) {
   const read = async (c: ClusterResource) => {
     reads.push(c.metadata.name);
     const server = kubeconfigServers[c.metadata.name];
-    return server ? [server] : [];
+    return { servers: server ? [server] : [] };
   };
   return { read, reads };
 }
@@ -108,15 +108,35 @@ describe('ServerIndex: which Cluster holds a server', () => {
   });
 
   it('a read that ends after a newer version came in does not index the old servers', async () => {
-    let finish!: (servers: string[]) => void;
+    let finish!: (read: KubeconfigRead) => void;
     const index = new ServerIndex(
-      () => new Promise<string[]>(resolve => (finish = resolve)),
+      () => new Promise<KubeconfigRead>(resolve => (finish = resolve)),
     );
     index.sync([aKubeconfig]);
     const asked = index.holder(S2, 'new');
     index.sync([a1]);
-    finish([S2]);
+    finish({ servers: [S2] });
     expect(await asked).toBeUndefined();
     expect(await index.holder(S1, 'new')).toBe('a');
+  });
+
+  it("gives the read of a Cluster's last version to the read of its next, not another Cluster's of that name", async () => {
+    const lasts: (KubeconfigRead | undefined)[] = [];
+    const index = new ServerIndex(async (_c, last) => {
+      lasts.push(last);
+      return { servers: [S2], from: 'secret-v1' };
+    });
+    index.sync([aKubeconfig]);
+    await index.holder(S2, 'new');
+    index.sync([cluster('a')]);
+    await index.holder(S2, 'new');
+    const other = cluster('a');
+    index.sync([{ ...other, metadata: { ...other.metadata, uid: 'uid-a2' } }]);
+    await index.holder(S2, 'new');
+    expect(lasts).toEqual([
+      undefined,
+      { servers: [S2], from: 'secret-v1' },
+      undefined,
+    ]);
   });
 });

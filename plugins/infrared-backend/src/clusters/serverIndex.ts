@@ -4,8 +4,21 @@ import {
   type ClusterResource,
 } from '@infrared-clusters/plugin-infrared-common';
 
-/** Reads the servers of a Cluster that names none itself (its kubeconfig's). */
-export type ReadServers = (cluster: ClusterResource) => Promise<string[]>;
+/** What a read of a Cluster's kubeconfig found, and from which version of its Secret. */
+export interface KubeconfigRead {
+  servers: string[];
+  /** The Secret's version read (uid, resourceVersion, key): the same again needs no parse. */
+  from?: string;
+}
+
+/**
+ * Reads the servers of a Cluster that names none itself (its kubeconfig's), given what the read
+ * of its last version found.
+ */
+export type ReadServers = (
+  cluster: ClusterResource,
+  last?: KubeconfigRead,
+) => Promise<KubeconfigRead>;
 
 interface Entry {
   resource: ClusterResource;
@@ -13,6 +26,8 @@ interface Entry {
   servers: string[];
   /** The read of its kubeconfig's server, while one is under way. */
   reading?: Promise<void>;
+  /** What the last read of its kubeconfig found (of this version, or of the one before). */
+  kubeconfig?: KubeconfigRead;
   /** The sync that last saw it: entries a sync did not see are gone. */
   seen: number;
 }
@@ -87,9 +102,13 @@ export class ServerIndex {
   }
 
   private put(cluster: ClusterResource, seen: number): void {
-    const { name } = cluster.metadata;
+    const { name, uid } = cluster.metadata;
+    const before = this.entries.get(name);
     this.drop(name);
     const entry: Entry = { resource: cluster, servers: [], seen };
+    if (before && before.resource.metadata.uid === uid) {
+      entry.kubeconfig = before.kubeconfig;
+    }
     this.entries.set(name, entry);
     if (cluster.metadata.deletionTimestamp) return;
     const named = namedServers(cluster);
@@ -124,14 +143,15 @@ export class ServerIndex {
     const reads: Promise<void>[] = [];
     for (const name of this.unread) {
       const entry = this.entries.get(name)!;
-      entry.reading ??= this.read(entry.resource)
-        .then(servers => {
+      entry.reading ??= this.read(entry.resource, entry.kubeconfig)
+        .then(read => {
           // a newer version of the Cluster came in meanwhile: its own read counts
           if (this.entries.get(name) !== entry) return;
           this.unread.delete(name);
+          entry.kubeconfig = read;
           this.index(
             name,
-            servers.map(trimServer).filter(s => !isInClusterServer(s)),
+            read.servers.map(trimServer).filter(s => !isInClusterServer(s)),
           );
         })
         .finally(() => {
