@@ -3,10 +3,11 @@ import {
   KubeClient,
   RequestCounter,
   kubeCall,
+  listAllPages,
   orUndefined,
   plainMeta,
   plainSecret,
-  PARTIAL_METADATA_LIST_ACCEPT,
+  type PagedListOptions,
 } from '@infrared-clusters/infrared-kube';
 import type { NamespaceObject, RegistrarSecret } from './types';
 
@@ -103,36 +104,70 @@ function plainNamespace(n: V1Namespace): NamespaceObject {
   };
 }
 
+function namespacedSecrets(namespace: string): string {
+  return `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`;
+}
+
+/**
+ * How KubeRegistrarApi reads.
+ *
+ * @public
+ */
+export interface KubeRegistrarApiOptions {
+  /**
+   * Objects per page of a LIST (`limit`/`continue`); a page over the read bound is asked again at
+   * half. Default 1,000 for metadata, 250 for Secrets with their data (a kubeconfig is ~4 KB).
+   */
+  pageSize?: number;
+}
+
+const METADATA_PAGE = 1000;
+const DATA_PAGE = 250;
+
 /**
  * RegistrarApi over `@kubernetes/client-node`, through the shared KubeClient (bounded in time).
- * Its own counter names requests by operation (LIST, GET, POST, PUT, DELETE).
+ * Its own counter names requests by operation (LIST, GET, POST, PUT, DELETE); a LIST counts
+ * each of its pages. Every LIST is paged, so no LIST's answer grows with the fleet (issue 25).
  *
  * @public
  */
 export class KubeRegistrarApi implements RegistrarApi {
   readonly counter = new RequestCounter();
 
-  constructor(private readonly kube: KubeClient) {}
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly options: KubeRegistrarApiOptions = {},
+  ) {}
 
   private opts(signal?: AbortSignal) {
     return this.kube.callOptions({ signal });
   }
 
-  /** Call options of a generated LIST that asks for metadata only (and carries the signal). */
-  private metadataOnly(signal?: AbortSignal) {
-    return this.kube.callOptions({
-      signal,
-      accept: PARTIAL_METADATA_LIST_ACCEPT,
+  /** Every page of a LIST path, each page counted as one LIST. */
+  private async pages<T>(
+    path: string,
+    options: PagedListOptions & { dataPageSize?: boolean },
+  ) {
+    const { dataPageSize, ...paged } = options;
+    const counted = {
+      getLight: (...args: Parameters<KubeClient['getLight']>) => {
+        this.counter.count('LIST');
+        return this.kube.getLight(...args);
+      },
+    } as KubeClient;
+    return listAllPages<T>(counted, path, {
+      pageSize:
+        this.options.pageSize ?? (dataPageSize ? DATA_PAGE : METADATA_PAGE),
+      ...paged,
     });
   }
 
   listNamespaces(labelSelector: string, signal?: AbortSignal) {
-    this.counter.count('LIST');
     return kubeCall(`LIST namespaces -l ${labelSelector}`, async () => {
-      const list = await this.kube.core.listNamespace(
-        { labelSelector },
-        this.opts(signal),
-      );
+      const list = await this.pages<V1Namespace>('/api/v1/namespaces', {
+        labelSelector,
+        signal,
+      });
       return list.items.map(plainNamespace);
     });
   }
@@ -142,35 +177,36 @@ export class KubeRegistrarApi implements RegistrarApi {
     return orUndefined(
       kubeCall(`GET namespace ${name}`, async () =>
         plainNamespace(
-          await this.kube.core.readNamespace({ name }, this.opts(signal)),
+          await this.kube.getLight<V1Namespace>(
+            `/api/v1/namespaces/${encodeURIComponent(name)}`,
+            signal,
+          ),
         ),
       ),
     );
   }
 
   listSecrets(fieldSelector: string, signal?: AbortSignal) {
-    this.counter.count('LIST');
     return kubeCall('LIST secrets (all namespaces)', async () => {
-      const list = await this.kube.core.listSecretForAllNamespaces(
-        { fieldSelector },
-        this.opts(signal),
-      );
+      const list = await this.pages<V1Secret>('/api/v1/secrets', {
+        fieldSelector,
+        signal,
+        dataPageSize: true,
+      });
       return list.items.map(plainSecret);
     });
   }
 
   listSecretsMetadata(fieldSelector: string, signal?: AbortSignal) {
-    this.counter.count('LIST');
     return kubeCall('LIST secrets (all namespaces, metadata)', async () => {
-      const list = await this.kube.core.listSecretForAllNamespaces(
-        { fieldSelector },
-        this.metadataOnly(signal),
-      );
+      const list = await this.pages<V1Secret>('/api/v1/secrets', {
+        fieldSelector,
+        signal,
+        metadataOnly: true,
+      });
       return {
-        items: (list.items ?? []).map(s => ({
-          metadata: plainMeta(s.metadata),
-        })),
-        resourceVersion: list.metadata?.resourceVersion,
+        items: list.items.map(s => ({ metadata: plainMeta(s.metadata) })),
+        resourceVersion: list.resourceVersion,
       };
     });
   }
@@ -192,27 +228,23 @@ export class KubeRegistrarApi implements RegistrarApi {
     fieldSelector: string,
     signal?: AbortSignal,
   ) {
-    this.counter.count('LIST');
     return kubeCall(`LIST secrets -n ${namespace}`, async () => {
-      const list = await this.kube.core.listNamespacedSecret(
-        { namespace, fieldSelector },
-        this.opts(signal),
-      );
+      const list = await this.pages<V1Secret>(namespacedSecrets(namespace), {
+        fieldSelector,
+        signal,
+        dataPageSize: true,
+      });
       return list.items.map(plainSecret);
     });
   }
 
   listSecretMetadata(namespace: string, signal?: AbortSignal) {
-    this.counter.count('LIST');
     return kubeCall(`LIST secrets -n ${namespace} (metadata)`, async () => {
-      const list = await this.kube.core.listNamespacedSecret(
-        { namespace },
-        this.metadataOnly(signal),
-      );
-      // A PartialObjectMetadataList with no items says `items: null`.
-      return (list.items ?? []).map(s => ({
-        metadata: plainMeta(s.metadata),
-      }));
+      const list = await this.pages<V1Secret>(namespacedSecrets(namespace), {
+        signal,
+        metadataOnly: true,
+      });
+      return list.items.map(s => ({ metadata: plainMeta(s.metadata) }));
     });
   }
 

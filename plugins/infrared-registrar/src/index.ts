@@ -37,7 +37,11 @@ export {
   type RegistrarWriteResult,
   type RunRegistrarPassDeps,
 } from './executor';
-export { KubeRegistrarApi, type RegistrarApi } from './api';
+export {
+  KubeRegistrarApi,
+  type KubeRegistrarApiOptions,
+  type RegistrarApi,
+} from './api';
 export { RegistrarWatcher, type RegistrarWatcherOptions } from './watch';
 export { PendingScope, type RegistrarScope } from './scope';
 export {
