@@ -11,6 +11,7 @@ import {
   removeEntry,
   serializeTree,
   setEntry,
+  treeEntry,
   TreeEntry,
 } from './trees';
 
@@ -135,11 +136,11 @@ export class KeptTrees {
       const existing = at >= 0 ? entries[at] : undefined;
       const current = existing?.mode === DIRECTORY ? existing.id : undefined;
       const written = this.rewrite(current, sub, writes);
-      if (written) setEntry(entries, { mode: DIRECTORY, name, id: written });
+      if (written) setEntry(entries, treeEntry(DIRECTORY, name, written));
       else if (current) removeEntry(entries, name);
     }
     for (const [name, blob] of plan.files) {
-      setEntry(entries, { mode: FILE, name, id: blob });
+      setEntry(entries, treeEntry(FILE, name, blob));
     }
     for (const name of plan.deletions) {
       const at = findEntry(entries, name);
