@@ -20,6 +20,7 @@ import { catalogProcessingExtensionPoint } from '@backstage/plugin-catalog-node'
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import {
   installCrds,
   KubeClient as AdminClient,
@@ -87,6 +88,21 @@ function crdsDir(): string {
   return found;
 }
 
+/**
+ * A kubeconfig as `renderKubeconfig` writes it (YAML), or with `--kubeconfig-format json` as
+ * `kubectl config view --raw -o json` prints it (read without the YAML parser, -common's JSON path).
+ */
+function kubeconfigText(name: string, caData: string): string {
+  const yamlText = renderKubeconfig(name, {
+    server: `https://${name}.bench.invalid:6443`,
+    caData,
+    token: `bench-token-${name}`,
+  });
+  return arg('kubeconfig-format') === 'json'
+    ? JSON.stringify(parseYaml(yamlText), null, 4)
+    : yamlText;
+}
+
 async function setUp(cp: ControlPlane, n: number, run: string) {
   const management = cp.cluster('management');
   const admin = AdminClient.fromKubeconfig(management.kubeconfig);
@@ -102,11 +118,7 @@ async function setUp(cp: ControlPlane, n: number, run: string) {
   );
   await pool(names, 16, async name => {
     const secretName = `cluster-${name}-kubeconfig`;
-    const kubeconfig = renderKubeconfig(name, {
-      server: `https://${name}.bench.invalid:6443`,
-      caData: management.caData,
-      token: `bench-token-${name}`,
-    });
+    const kubeconfig = kubeconfigText(name, management.caData);
     await admin.must('POST', '/api/v1/namespaces/infrared/secrets', {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -312,7 +324,9 @@ export async function main(): Promise<void> {
     ? await startPostgres()
     : undefined;
   console.log(
-    `catalog database: ${postgres ? 'PostgreSQL' : 'SQLite in memory'}`,
+    `catalog database: ${
+      postgres ? 'PostgreSQL' : 'SQLite in memory'
+    }; kubeconfigs as ${arg('kubeconfig-format') ?? 'yaml'}`,
   );
   try {
     const t0 = Date.now();

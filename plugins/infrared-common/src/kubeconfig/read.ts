@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import type { FieldError } from '../fieldErrors';
+import { parseJsonObjectText } from './jsonText';
 
 export type Mapping = Record<string, unknown>;
 
@@ -13,11 +14,16 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** Parses kubeconfig text into its top-level mapping. */
+/**
+ * Parses kubeconfig text into its top-level mapping. JSON (valid YAML) is read by `JSON.parse`
+ * where that gives what the YAML parser would; everything else by the YAML parser.
+ */
 export function parseKubeconfigText(
   text: string,
   field: string,
 ): { doc: Mapping } | { error: FieldError } {
+  const json = parseJsonObjectText(text);
+  if (json) return { doc: json };
   let doc: unknown;
   try {
     doc = parse(text, { logLevel: 'error', maxAliasCount: 100 });
