@@ -8,7 +8,7 @@ import {
   nodeProxyUrl,
 } from './argoClient';
 import { KubeClient, kubeConfigFromText } from './client';
-import { KubeClusterProber } from './probe';
+import { KubeClusterProber } from './clusterProber';
 
 const SERVER = 'https://203.0.113.10:6443';
 /** A real self-signed certificate (CN infrared-conformance), as CA and as client certificate. */

@@ -12,7 +12,8 @@ import {
 import { parse, stringify } from 'yaml';
 import { KubeClient, kubeConfigFromText } from './client';
 import { RequestCounter } from './counter';
-import { KubeClusterProber, type ProbeTarget } from './probe';
+import { KubeClusterProber } from './clusterProber';
+import type { ProbeTarget } from './probe';
 import type { ProbeResult } from './probeErrors';
 
 jest.setTimeout(120_000);

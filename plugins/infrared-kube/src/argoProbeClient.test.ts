@@ -7,7 +7,8 @@ import type { TLSSocket } from 'node:tls';
 import { ensureClusterPki, type ClusterPki } from '@internal/devenv/src/certs';
 import { ArgoProbeClient } from './argoProbeClient';
 import { RequestCounter } from './counter';
-import { KubeClusterProber, type ProbeTarget } from './probe';
+import { KubeClusterProber } from './clusterProber';
+import type { ProbeTarget } from './probe';
 import { KubeClient, kubeConfigFromText } from './client';
 
 const b64 = (file: string) => fs.readFileSync(file).toString('base64');
@@ -96,7 +97,10 @@ current-context: m
 
   it('sends the client certificate and the token, under the server URL path, and counts each GET', async () => {
     const counter = new RequestCounter();
-    const prober = new KubeClusterProber(management, { counter });
+    const prober = new KubeClusterProber(management, {
+      counter,
+      fullProbeMs: 60_000,
+    });
     const target = argo(
       `${origin}/k8s/clusters/c1`,
       { ca: a, credential: a },
@@ -107,6 +111,7 @@ current-context: m
       kubernetesVersion: 'v1.37.2',
       nodes: 3,
     });
+    // within the full probe's 10 minutes: a TCP check of the address, no request
     await expect(prober.probe(target)).resolves.toMatchObject({ ok: true });
     expect(seen).toEqual([
       {
@@ -119,13 +124,8 @@ current-context: m
         auth: 'Bearer tok',
         user: 'devenv-admin',
       },
-      {
-        path: '/k8s/clusters/c1/version',
-        auth: 'Bearer tok',
-        user: 'devenv-admin',
-      },
     ]);
-    expect(counter.total).toBe(3);
+    expect(counter.total).toBe(2);
   });
 
   it('refuses a server its CA did not issue, and reaches it with insecure as Argo CD would', async () => {
@@ -137,6 +137,70 @@ current-context: m
     await expect(
       prober.probe(argo(origin, { insecure: true }, 'tok')),
     ).resolves.toMatchObject({ ok: true, nodes: 3 });
+  });
+
+  it('between full probes, a server whose address stops accepting connections is Unreachable at once, and ok again when back', async () => {
+    const lone = https.createServer(
+      {
+        cert: fs.readFileSync(a.servingCert),
+        key: fs.readFileSync(a.servingKey),
+      },
+      (req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            req.url?.includes('/api/v1/nodes')
+              ? { items: [{}], metadata: {} }
+              : { gitVersion: 'v1.37.2' },
+          ),
+        );
+      },
+    );
+    await new Promise<void>(r => lone.listen(0, '127.0.0.1', r));
+    const port = (lone.address() as AddressInfo).port;
+    const target = argo(`https://127.0.0.1:${port}`, { ca: a }, 'tok');
+    const prober = new KubeClusterProber(management, { fullProbeMs: 60_000 });
+    await expect(prober.probe(target)).resolves.toMatchObject({ ok: true });
+
+    lone.closeAllConnections();
+    await new Promise(r => lone.close(r));
+    await expect(prober.probe(target)).resolves.toMatchObject({
+      ok: false,
+      reason: 'Unreachable',
+    });
+
+    await new Promise<void>(r => lone.listen(port, '127.0.0.1', r));
+    try {
+      await expect(prober.probe(target)).resolves.toEqual({
+        ok: true,
+        kubernetesVersion: 'v1.37.2',
+        nodes: 1,
+      });
+    } finally {
+      lone.closeAllConnections();
+      await new Promise(r => lone.close(r));
+    }
+  });
+
+  it('spreads full probes over the fleet: 2 a second, so 4 clusters are probed in full every 2 s', async () => {
+    let now = 0;
+    const counter = new RequestCounter();
+    const prober = new KubeClusterProber(management, {
+      counter,
+      now: () => now,
+    });
+    const targets = [1, 2, 3, 4].map(n =>
+      argo(`${origin}/k8s/clusters/spread-${n}`, { ca: a }, 'tok'),
+    );
+    const probeAll = () => Promise.all(targets.map(t => prober.probe(t)));
+    await probeAll();
+    expect(counter.total).toBe(8); // /version and the nodes, each
+    now = 1_999;
+    await probeAll();
+    expect(counter.total).toBe(8); // TCP checks only
+    now = 2_000;
+    await probeAll();
+    expect(counter.total).toBe(16);
   });
 
   it('is refused at once for what client-go refuses, as kubeClientForArgo is', () => {

@@ -33,6 +33,8 @@ type Route =
 export class ArgoProbeClient {
   readonly server: string;
   private route?: Promise<Route>;
+  /** The direct route's connection, once prepared. */
+  private kept?: KeptConnection;
   private pending?: {
     kubeConfig: KubeConfig;
     authentication: SecurityAuthentication;
@@ -68,6 +70,14 @@ export class ArgoProbeClient {
     );
   }
 
+  /**
+   * Closes the direct route's connection: the prober holds none open between full probes. A later
+   * GET opens another. A proxied route keeps its KubeClient's.
+   */
+  closeConnection(): void {
+    this.kept?.close();
+  }
+
   private async prepare(): Promise<Route> {
     const { kubeConfig, authentication } = this.pending!;
     const context = new RequestContext(this.server, HttpMethod.GET);
@@ -87,6 +97,7 @@ export class ArgoProbeClient {
       connection = new KeptConnection({ origin });
     }
     this.pending = undefined;
+    this.kept = connection;
     if (!connection) {
       return {
         client: new KubeClient(kubeConfig, {

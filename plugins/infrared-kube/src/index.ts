@@ -15,6 +15,7 @@ export * from './types';
 export * from './resources';
 export * from './conditions';
 export * from './probe';
+export * from './clusterProber';
 export * from './probeErrors';
 export * from './meta';
 export * from './placement';

@@ -5,16 +5,17 @@ import {
   inspectKubeconfig,
 } from '@infrared-clusters/plugin-infrared-common';
 import { KubeClient, kubeConfigFromText } from './client';
-import { KubeClusterProber, type ProbeTarget } from './probe';
+import { KubeClusterProber } from './clusterProber';
+import type { ProbeTarget } from './probe';
 
 jest.setTimeout(120_000);
 
-/** Counts the TCP connections this process opens to `port` while `fn` runs. */
-async function connectionsTo(port: number, fn: () => Promise<unknown>) {
-  let opened = 0;
+/** The TCP connections this process opens to `port` while `fn` runs: how many, and how many sent anything. */
+async function connectionsOpened(port: number, fn: () => Promise<unknown>) {
+  const sockets: any[] = [];
   const onSocket = ({ socket }: any) =>
     socket.once('connect', () => {
-      if (socket.remotePort === port) opened++;
+      if (socket.remotePort === port) sockets.push(socket);
     });
   diagnostics.subscribe('net.client.socket', onSocket);
   try {
@@ -22,7 +23,13 @@ async function connectionsTo(port: number, fn: () => Promise<unknown>) {
   } finally {
     diagnostics.unsubscribe('net.client.socket', onSocket);
   }
-  return opened;
+  const sent = sockets.filter(socket => socket.bytesWritten > 0).length;
+  return { opened: sockets.length, sent };
+}
+
+/** Counts the TCP connections this process opens to `port` while `fn` runs. */
+async function connectionsTo(port: number, fn: () => Promise<unknown>) {
+  return (await connectionsOpened(port, fn)).opened;
 }
 
 describe('one keep-alive connection per API server', () => {
@@ -39,7 +46,7 @@ describe('one keep-alive connection per API server', () => {
     expect(opened).toBe(1);
   });
 
-  it('the prober reuses its connection to a workload cluster across probes', async () => {
+  it('the prober probes a workload cluster in full once, then checks its address without TLS', async () => {
     const inspection = inspectKubeconfig(workload.kubeconfig, {
       refuseInClusterServer: true,
     });
@@ -53,13 +60,19 @@ describe('one keep-alive connection per API server', () => {
     };
     const prober = new KubeClusterProber(
       new KubeClient(kubeConfigFromText(management.kubeconfig)),
+      { fullProbeMs: 10 * 60_000 },
     );
-    const opened = await connectionsTo(portOf(workload.server), async () => {
-      for (let i = 0; i < 5; i++) {
-        expect(await prober.probe(target)).toMatchObject({ ok: true });
-      }
-    });
-    // 5 probes of 2 requests each (/version, the Node LIST): one connection
-    expect(opened).toBe(1);
+    const first = await prober.probe(target);
+    expect(first).toMatchObject({ ok: true });
+    const { opened, sent } = await connectionsOpened(
+      portOf(workload.server),
+      async () => {
+        for (let i = 0; i < 4; i++) {
+          expect(await prober.probe(target)).toEqual(first);
+        }
+      },
+    );
+    // within the full probe's interval: a TCP connection a probe that sends nothing, no TLS
+    expect({ opened, sent }).toEqual({ opened: 4, sent: 0 });
   });
 });

@@ -8,7 +8,7 @@ import { KubeClient, kubeConfigFromText } from './client';
 import { toKubeApiError } from './errors';
 import { KeptConnection, KeptGets, KEPT_HEADERS_MS } from './keptGet';
 import { LightGetStatusError, LightGetTooLargeError } from './lightGet';
-import { KubeClusterProber } from './probe';
+import { KubeClusterProber } from './clusterProber';
 
 describe('KeptConnection', () => {
   let server: http.Server;

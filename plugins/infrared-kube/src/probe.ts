@@ -1,12 +1,8 @@
-import { createHash } from 'node:crypto';
 import type {
   ArgoClusterConfig,
   ArgoConnection,
 } from '@infrared-clusters/plugin-infrared-common';
-import { ArgoConnectionRefusedError } from './argoClient';
-import { ArgoProbeClient } from './argoProbeClient';
 import type { KubeClient } from './client';
-import type { RequestCounter } from './counter';
 import { toKubeApiError } from './errors';
 import {
   classifyProbeError,
@@ -14,12 +10,6 @@ import {
   type ProbeResult,
   type ProbeStep,
 } from './probeErrors';
-
-/** A node count is this old at most before the nodes are listed again. */
-const DEFAULT_NODE_COUNT_MS = 5 * 60_000;
-
-/** A connection not probed for this long loses its client (a removed or changed cluster). */
-const CLIENT_IDLE_MS = 10 * 60_000;
 
 /**
  * A request that is sent again once when its connection was reset: the server may close a
@@ -139,128 +129,4 @@ export type ProbeTarget =
  */
 export interface ClusterProber {
   probe(target: ProbeTarget, signal?: AbortSignal): Promise<ProbeResult>;
-}
-
-/**
- * Probes an inCluster cluster with the management client (the backend's own identity), and any
- * other cluster with a client built from exactly the server and config its Argo CD Secret holds
- * (`argoKubeConfig`, as `kubeClientForArgo`; kept per cluster as a light ArgoProbeClient): what
- * client-go would refuse is reported, never tried another way.
- *
- * @public
- */
-export class KubeClusterProber implements ClusterProber {
-  /** A client per connection, kept while it is probed, so its keep-alive connection is reused. */
-  private readonly clients = new Map<
-    string,
-    { client: ProbeClient; usedAt: number }
-  >();
-  private sweptAt = Date.now();
-  /** The key of a connection object the caller passes again (the reconciler keeps them per Secret version). */
-  private readonly keys = new WeakMap<ArgoConnection, string>();
-
-  /** The node count each client's API server gave last, and when. */
-  private readonly nodeCounts = new WeakMap<
-    ProbeClient,
-    { nodes: number; at: number }
-  >();
-
-  constructor(
-    private readonly management: KubeClient,
-    private readonly options: {
-      timeoutMs?: number;
-      /** Counts the requests sent to workload clusters. */
-      counter?: RequestCounter;
-      /**
-       * How long a node count is shown before the nodes are listed again (default 5 minutes). Every
-       * probe still asks /version, so an unreachable server is seen at once; the count is the
-       * half of a steady pass's requests that changes rarely (issue 17: CPU at rest).
-       */
-      nodeCountMs?: number;
-      now?: () => number;
-    } = {},
-  ) {}
-
-  async probe(target: ProbeTarget, signal?: AbortSignal): Promise<ProbeResult> {
-    if (target.kind === 'inCluster') {
-      return this.probeWith(this.management, {
-        timeoutMs: this.options.timeoutMs,
-        signal,
-      });
-    }
-    const connection: ArgoConnection =
-      target.kind === 'argo'
-        ? { server: target.server, config: target.config }
-        : target.argo;
-    let client: ProbeClient;
-    try {
-      client = this.clientFor(connection);
-    } catch (e) {
-      if (e instanceof ArgoConnectionRefusedError) {
-        return {
-          ok: false,
-          reason: 'ArgoConnectionRefused',
-          message: e.message,
-        };
-      }
-      return {
-        ok: false,
-        reason: 'ProbeFailed',
-        message: `cannot build a client for ${connection.server}: ${
-          (e as Error).message
-        }`,
-      };
-    }
-    const proxy = connection.config.proxyUrl;
-    return this.probeWith(client, {
-      timeoutMs: this.options.timeoutMs,
-      signal,
-      ...(proxy ? { via: `proxy ${proxy}` } : {}),
-    });
-  }
-
-  /** probeCluster, with the node count of a recent probe over the same client. */
-  private async probeWith(
-    client: ProbeClient,
-    options: Parameters<typeof probeCluster>[1],
-  ): Promise<ProbeResult> {
-    const now = (this.options.now ?? Date.now)();
-    const known = this.nodeCounts.get(client);
-    const fresh =
-      known &&
-      now - known.at < (this.options.nodeCountMs ?? DEFAULT_NODE_COUNT_MS);
-    const result = await probeCluster(client, {
-      ...options,
-      ...(fresh ? { knownNodes: known.nodes } : {}),
-    });
-    if (!result.ok) this.nodeCounts.delete(client);
-    else if (!fresh)
-      this.nodeCounts.set(client, { nodes: result.nodes, at: now });
-    return result;
-  }
-
-  /** The client of this exact connection (server, TLS, proxy, credential), made once. */
-  private clientFor(connection: ArgoConnection): ProbeClient {
-    const now = Date.now();
-    if (now - this.sweptAt > CLIENT_IDLE_MS) {
-      for (const [key, entry] of this.clients) {
-        if (now - entry.usedAt > CLIENT_IDLE_MS) this.clients.delete(key);
-      }
-      this.sweptAt = now;
-    }
-    let key = this.keys.get(connection);
-    if (!key) {
-      key = createHash('sha256')
-        .update(JSON.stringify(connection))
-        .digest('hex');
-      this.keys.set(connection, key);
-    }
-    const entry = this.clients.get(key) ?? {
-      client: new ArgoProbeClient(connection, this.options.counter),
-      usedAt: now,
-    };
-    entry.usedAt = now;
-    this.clients.set(key, entry);
-    return entry.client;
-  }
 }

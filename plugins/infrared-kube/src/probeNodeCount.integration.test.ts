@@ -5,7 +5,8 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import { KubeClient, kubeConfigFromText } from './client';
 import { RequestCounter } from './counter';
-import { KubeClusterProber, type ProbeTarget } from './probe';
+import { KubeClusterProber } from './clusterProber';
+import type { ProbeTarget } from './probe';
 
 jest.setTimeout(120_000);
 
@@ -32,12 +33,12 @@ describe('the prober lists nodes again only when its count is old', () => {
   const liveNodeCount = async () =>
     (await admin.must('GET', '/api/v1/nodes')).body.items.length as number;
 
-  it('asks /version on every probe, and the nodes once per node-count interval', async () => {
+  it('probes in full once per full-probe interval, and in between only checks the address', async () => {
     const counter = new RequestCounter();
     let now = 0;
     const prober = new KubeClusterProber(
       new KubeClient(kubeConfigFromText(cp.cluster('management').kubeconfig)),
-      { counter, nodeCountMs: 60_000, now: () => now },
+      { counter, fullProbeMs: 60_000, now: () => now },
     );
     const target = argoTarget();
     const first = await prober.probe(target);
@@ -51,12 +52,12 @@ describe('the prober lists nodes again only when its count is old', () => {
     });
     now = 59_000;
     const cached = await prober.probe(target);
-    expect(counter.total).toBe(3); // /version only
+    expect(counter.total).toBe(2); // a TCP check, no request
     expect(cached).toMatchObject({ ok: true, nodes: (first as any).nodes });
 
     now = 60_000;
     const recounted = await prober.probe(target);
-    expect(counter.total).toBe(5);
+    expect(counter.total).toBe(4); // /version and the nodes
     expect(recounted).toMatchObject({ ok: true, nodes: await liveNodeCount() });
     expect((recounted as any).nodes).toBe((first as any).nodes + 1);
   });
