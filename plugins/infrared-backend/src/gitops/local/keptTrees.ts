@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { GitopsChange } from '@infrared-clusters/plugin-infrared-node';
 import { gitBlobSha } from '../change';
 import { Git } from './git';
@@ -109,10 +110,14 @@ export class KeptTrees {
     }
     const tree =
       this.rewrite(root, plan, writes) ?? this.keepTree([], undefined, writes);
-    // hashed above in turn; written (deflated, in files) all at once
-    await Promise.all(
-      writes.map(([type, body]) => this.objects.write(type, body)),
-    );
+    // hashed above in turn; written now, a few at a time: a small object is written synchronously (see
+    // LooseObjects), and a batch of many registrations must not hold the event loop for all of them
+    const written: Array<Promise<string>> = [];
+    for (let i = 0; i < writes.length; i++) {
+      if (i > 0 && i % 16 === 0) await setImmediate();
+      written.push(this.objects.write(...writes[i]));
+    }
+    await Promise.all(written);
     return tree;
   }
 
