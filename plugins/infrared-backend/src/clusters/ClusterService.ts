@@ -32,6 +32,7 @@ import { dependentLabels, isManagementCluster } from './plan';
 import {
   checkServerFree,
   kubeconfigServersReader,
+  kubeconfigVersion,
   requestedServer,
 } from './serverConflict';
 import { ServerIndex } from './serverIndex';
@@ -129,10 +130,27 @@ export class ClusterService {
         : await this.createKubeconfigSecret(name, request.kubeconfig);
     const created = await this.createCluster(request, secret);
     this.options.listCache?.created(created);
+    this.knowKubeconfigServer(request, created, secret, server);
     if (secret) await this.adoptKubeconfigSecret(secret, created);
     this.options.logger.info(`infrared: registered cluster ${name}`);
     this.options.onChange?.(name);
     return clusterView(created);
+  }
+
+  /** The server index learns the new Cluster's kubeconfig server without reading it back. */
+  private knowKubeconfigServer(
+    request: RegisterClusterRequest,
+    created: ClusterResource,
+    secret: SecretObject | undefined,
+    server: string | undefined,
+  ): void {
+    const ref = created.spec.connection?.kubeconfigSecretRef;
+    // with spec.server, the server named is not the kubeconfig's
+    if (!secret || !ref || !server || request.server?.trim()) return;
+    this.servers.known(created, {
+      servers: [server],
+      from: kubeconfigVersion(secret, ref.key),
+    });
   }
 
   /** Refuses a name a Cluster has, or that another's Argo CD Secret holds. */

@@ -80,9 +80,18 @@ const kubeconfigServerOf = (
     return inspection?.ok ? trimServer(inspection.server) : undefined;
   });
 
+/** Which kubeconfig a read is of: the text as the Secret holds it (not its metadata's version). */
+export function kubeconfigVersion(
+  secret: Pick<SecretObject, 'data' | 'stringData'>,
+  key: string,
+): string | undefined {
+  return secret.stringData?.[key] ?? secret.data?.[key];
+}
+
 /**
- * The servers a Cluster holds through its kubeconfig Secret (it names none itself). A Secret
- * unchanged since the last version's read is not parsed again: a GET gives a new object each time.
+ * The servers a Cluster holds through its kubeconfig Secret (it names none itself). A kubeconfig
+ * unchanged since the last version's read is not parsed again: a GET gives a new object each time,
+ * and the owner reference the registration sets changes the Secret's resourceVersion.
  */
 export function kubeconfigServersReader(api: ManagementApi): ReadServers {
   return async (cluster, last) => {
@@ -90,11 +99,8 @@ export function kubeconfigServersReader(api: ManagementApi): ReadServers {
     if (!ref) return { servers: [] };
     const secret = await api.secrets.get(INFRARED_NAMESPACE, ref.name);
     if (!secret) return { servers: [] };
-    const { uid, resourceVersion } = secret.metadata;
-    const from = resourceVersion
-      ? `${uid}/${resourceVersion}/${ref.key}`
-      : undefined;
-    if (from && last?.from === from) return last;
+    const from = kubeconfigVersion(secret, ref.key);
+    if (from !== undefined && last?.from === from) return last;
     const server = kubeconfigServerOf(secret, ref.key);
     return { servers: server ? [server] : [], from };
   };

@@ -67,6 +67,24 @@ describe('ServerIndex: which Cluster holds a server', () => {
     ['deleted: its server is free', [[a1, b1], [b1]], S2, undefined],
     ['deleted: the other keeps it', [[a1, b1], [b1]], S1, 'b'],
     ['deleted, then another with its server', [[a1], [], [b1]], S1, 'b'],
+    [
+      'one gone, another come, in one change',
+      [
+        [a2, local],
+        [b1, local],
+      ],
+      S2,
+      undefined,
+    ],
+    [
+      'the same Clusters in another order',
+      [
+        [a1, b1],
+        [b1, a2],
+      ],
+      S2,
+      'a',
+    ],
     ['being deleted holds no server', [[aDeleting]], S1, undefined],
     ['no longer being deleted holds it again', [[aDeleting], [a1]], S1, 'a'],
     ['kubeconfig only: read', [[aKubeconfig]], S2, 'a'],
@@ -75,6 +93,32 @@ describe('ServerIndex: which Cluster holds a server', () => {
     const index = new ServerIndex(reader({ a: S2 }).read);
     for (const clusters of syncs) index.sync(clusters);
     expect(await index.holder(server, 'new')).toBe(holder);
+  });
+
+  it('follows a list changed in place by its caller', async () => {
+    const index = new ServerIndex(reader({}).read);
+    const list = [a1];
+    index.sync(list);
+    list[0] = a2;
+    index.sync(list);
+    expect(await index.holder(S1, 'new')).toBeUndefined();
+    expect(await index.holder(S2, 'new')).toBe('a');
+  });
+
+  it('knows the kubeconfig server of a Cluster made here without a read; its next version gets it as the last read', async () => {
+    const lasts: (KubeconfigRead | undefined)[] = [];
+    const index = new ServerIndex(async (_c, last) => {
+      lasts.push(last);
+      return last ?? { servers: [] };
+    });
+    const made = cluster('a');
+    index.known(made, { servers: [S2], from: 'kubeconfig-1' });
+    index.sync([made]);
+    expect(await index.holder(S2, 'new')).toBe('a');
+    expect(lasts).toEqual([]);
+    index.sync([cluster('a')]);
+    expect(await index.holder(S2, 'new')).toBe('a');
+    expect(lasts).toEqual([{ servers: [S2], from: 'kubeconfig-1' }]);
   });
 
   it('the same name is not its own holder', async () => {

@@ -7,7 +7,7 @@ import {
 /** What a read of a Cluster's kubeconfig found, and from which version of its Secret. */
 export interface KubeconfigRead {
   servers: string[];
-  /** The Secret's version read (uid, resourceVersion, key): the same again needs no parse. */
+  /** The kubeconfig read (its text as the Secret holds it): the same again needs no parse. */
   from?: string;
 }
 
@@ -28,8 +28,6 @@ interface Entry {
   reading?: Promise<void>;
   /** What the last read of its kubeconfig found (of this version, or of the one before). */
   kubeconfig?: KubeconfigRead;
-  /** The sync that last saw it: entries a sync did not see are gone. */
-  seen: number;
 }
 
 /**
@@ -61,8 +59,9 @@ function sameVersion(a: ClusterResource, b: ClusterResource): boolean {
 /**
  * Which Cluster holds an API server (issue 25): a registration asked the servers of every
  * Cluster, one `await` a Cluster, so each POST cost more as the fleet grew. The index is brought to
- * the Clusters' list by object identity (a watch gives an unchanged Cluster as the same object) or
- * version, so a sync only touches the Clusters changed since the last; a server's holders are then one lookup.
+ * the Clusters' list by object identity (a watch gives an unchanged Cluster as the same object, at its
+ * place in the list) or version, so a sync only looks up the Clusters changed since the last; a
+ * server's holders are then one lookup.
  * A Cluster being deleted holds no server (its Argo CD Secret goes with it).
  */
 export class ServerIndex {
@@ -70,23 +69,41 @@ export class ServerIndex {
   private readonly holders = new Map<string, Set<string>>();
   /** Names whose kubeconfig's server is not read yet. */
   private readonly unread = new Set<string>();
-  private syncs = 0;
+  /** The list of the last sync. */
+  private last?: readonly ClusterResource[];
 
   constructor(private readonly read: ReadServers) {}
 
   /** Brings the index to these Clusters (every Cluster there is): reads nothing. */
   sync(clusters: readonly ClusterResource[]): void {
-    const seen = ++this.syncs;
-    for (const cluster of clusters) {
+    const last = this.last;
+    // a copy: the caller may change its array after
+    this.last = clusters.slice();
+    for (let i = 0; i < clusters.length; i++) {
+      const cluster = clusters[i];
+      // a watch's list keeps an unchanged Cluster's object at its place: no lookup for it
+      if (last?.[i] === cluster) continue;
       const entry = this.entries.get(cluster.metadata.name);
-      if (entry && sameVersion(entry.resource, cluster)) entry.seen = seen;
-      else this.put(cluster, seen);
+      if (!entry || !sameVersion(entry.resource, cluster)) this.put(cluster);
     }
     // names are unique in a list: more entries than Clusters means some are gone
     if (this.entries.size === clusters.length) return;
-    for (const [name, entry] of this.entries) {
-      if (entry.seen !== seen) this.drop(name);
+    const names = new Set(clusters.map(c => c.metadata.name));
+    for (const name of this.entries.keys()) {
+      if (!names.has(name)) this.drop(name);
     }
+  }
+
+  /**
+   * A Cluster this process just made, with its kubeconfig's server as the request had it: its
+   * versions to come read the Secret, but parse it only when the kubeconfig changed.
+   */
+  known(cluster: ClusterResource, kubeconfig: KubeconfigRead): void {
+    this.put(cluster);
+    const entry = this.entries.get(cluster.metadata.name)!;
+    entry.kubeconfig = kubeconfig;
+    if (!this.unread.delete(cluster.metadata.name)) return;
+    this.index(cluster.metadata.name, kubeconfig.servers);
   }
 
   /**
@@ -101,11 +118,11 @@ export class ServerIndex {
     return undefined;
   }
 
-  private put(cluster: ClusterResource, seen: number): void {
+  private put(cluster: ClusterResource): void {
     const { name, uid } = cluster.metadata;
     const before = this.entries.get(name);
     this.drop(name);
-    const entry: Entry = { resource: cluster, servers: [], seen };
+    const entry: Entry = { resource: cluster, servers: [] };
     if (before && before.resource.metadata.uid === uid) {
       entry.kubeconfig = before.kubeconfig;
     }
