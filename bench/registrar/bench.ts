@@ -92,6 +92,32 @@ function line(label: string, r: RegistrarPassReport, floorMs: number) {
   );
 }
 
+/** Records how long each createSecret of `api` takes, from now on. */
+function timeWrites(api: KubeRegistrarApi): number[] {
+  const times: number[] = [];
+  const create = api.createSecret.bind(api);
+  api.createSecret = async (...args) => {
+    const t0 = performance.now();
+    try {
+      return await create(...args);
+    } finally {
+      times.push(performance.now() - t0);
+    }
+  };
+  return times;
+}
+
+function percentiles(xs: number[]): string {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(
+      sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))],
+    );
+  return sorted.length
+    ? `p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms`
+    : 'none';
+}
+
 async function benchSize(cp: ControlPlane, n: number, run: string) {
   const management = cp.cluster('management');
   const admin = AdminClient.fromKubeconfig(management.kubeconfig);
@@ -164,6 +190,7 @@ async function benchSize(cp: ControlPlane, n: number, run: string) {
     });
 
   const floorFirst = await floor();
+  const postMs = timeWrites(api);
   const concurrency = arg('concurrency')
     ? Number(arg('concurrency'))
     : undefined;
@@ -173,6 +200,11 @@ async function benchSize(cp: ControlPlane, n: number, run: string) {
   });
   if (first.errors.length) throw new Error(first.errors.join('; '));
   line('first pass', first, floorFirst);
+  console.log(
+    `  the API server's POST, each: ${percentiles(postMs)} (${
+      concurrency ?? 'default'
+    } in flight)`,
+  );
 
   const floorSteady = await floor();
   const steadies: RegistrarPassReport[] = [];

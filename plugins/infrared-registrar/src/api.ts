@@ -167,6 +167,7 @@ export class KubeRegistrarApi implements RegistrarApi {
       const list = await this.pages<V1Namespace>('/api/v1/namespaces', {
         labelSelector,
         signal,
+        metadataOnly: true,
       });
       return list.items.map(plainNamespace);
     });
