@@ -14,6 +14,7 @@ import {
   closePullRecords,
   listPullRecords,
   LocalPullRequest,
+  openPullRecords,
   pullMessage,
   pullRef,
   pushPullBranch,
@@ -123,24 +124,11 @@ export class LocalGitPublisher implements GitopsPublisher {
     for (let attempt = 1; ; attempt++) {
       const head = (await readBranch(this.git, this.path, mainRef))!;
       if (await this.trees.isApplied(head, change)) {
-        // Also cleans up after a restart between the merge and the branch deletion, and closes the pull
-        // request an attempt of this change recorded before another writer landed the same files.
-        await this.git.updateRefs([`delete refs/heads/${branch}`]);
-        await closePullRecords(this.git, change.key);
-        const last = (await listPullRecords(this.git))
-          .filter(r => r.key === change.key && r.merged)
-          .pop();
-        return {
-          url: this.url(head),
-          commit: head,
-          state: 'merged',
-          merged: true,
-          pullRequest: last && {
-            number: last.number,
-            url: this.url(last.commit),
-          },
-        };
+        return this.alreadyMerged(head, change.key, branch);
       }
+      // git reads the pull request numbers while this process builds the trees
+      const records = openPullRecords(this.git);
+      records.catch(() => undefined); // awaited (and thrown) by pushPullBranch
       const tree = await this.trees.buildTree(head, change);
       const pr = {
         key: change.key,
@@ -148,8 +136,13 @@ export class LocalGitPublisher implements GitopsPublisher {
         body: change.body,
         branch,
       };
-      const pull = await pushPullBranch(this.git, change.key, branch, number =>
-        this.commit(tree, [head], pullMessage('branch', { ...pr, number })),
+      const pull = await pushPullBranch(
+        this.git,
+        change.key,
+        branch,
+        number =>
+          this.commit(tree, [head], pullMessage('branch', { ...pr, number })),
+        records,
       );
       await this.options.beforeMerge?.(branch);
       const merge = await this.commit(
@@ -188,6 +181,33 @@ export class LocalGitPublisher implements GitopsPublisher {
       );
       await new Promise(r => setTimeout(r, Math.random() * 50 * attempt));
     }
+  }
+
+  /**
+   * The result for a change `head` already has. Also cleans up after a restart between the merge and the
+   * branch deletion, and closes the pull request an attempt of this change recorded before another writer
+   * landed the same files.
+   */
+  private async alreadyMerged(
+    head: string,
+    key: string,
+    branch: string,
+  ): Promise<GitopsPublishResult> {
+    await this.git.updateRefs([`delete refs/heads/${branch}`]);
+    await closePullRecords(this.git, key);
+    const last = (await listPullRecords(this.git))
+      .filter(r => r.key === key && r.merged)
+      .pop();
+    return {
+      url: this.url(head),
+      commit: head,
+      state: 'merged',
+      merged: true,
+      pullRequest: last && {
+        number: last.number,
+        url: this.url(last.commit),
+      },
+    };
   }
 
   /** Writes a commit object in this process (`git commit-tree` would be one more process). */

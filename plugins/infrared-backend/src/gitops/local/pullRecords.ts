@@ -107,9 +107,12 @@ export async function listPullRecords(git: Git): Promise<LocalPullRequest[]> {
  * merged ones: those grow with every batch (a batch's message holds each change's title and body),
  * and a publish needs none of them.
  */
-async function openPullRecords(
-  git: Git,
-): Promise<{ last: number; open: LocalPullRequest[] }> {
+export interface OpenPullRecords {
+  last: number;
+  open: LocalPullRequest[];
+}
+
+export async function openPullRecords(git: Git): Promise<OpenPullRecords> {
   const heads = toRecords(await readRefs(git, [PULLS, CLOSED], false));
   const last = heads.reduce((max, r) => Math.max(max, r.number), 0);
   const refs = heads.filter(isOpen).map(r => pullRef(r.number));
@@ -128,14 +131,16 @@ async function openPullRecords(
 /**
  * Points the open pull request of `key` (a new number when none is open) and its branch at a new branch
  * commit, in one ref transaction. `makeCommit` builds the commit for a number (the number is in its message).
+ * `read` is the records read meanwhile, when the caller started reading them (a taken number is retried).
  */
 export async function pushPullBranch(
   git: Git,
   key: string,
   branch: string,
   makeCommit: (number: number) => Promise<string>,
+  read: Promise<OpenPullRecords> = openPullRecords(git),
 ): Promise<{ number: number; commit: string }> {
-  const records = await openPullRecords(git);
+  const records = await read;
   const open = records.open.filter(r => r.key === key).pop();
   let number = open?.number ?? records.last + 1;
   for (let tries = 0; tries < 20; tries++, number++) {
