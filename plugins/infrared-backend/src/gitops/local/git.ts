@@ -1,5 +1,6 @@
 import { scrubSecrets } from '@infrared-clusters/plugin-infrared-common';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { RefTransactions } from './refTransactions';
 
 export interface GitIdentity {
   name: string;
@@ -27,6 +28,12 @@ export class GitCommandError extends Error {
  */
 export class Git {
   private readonly env: NodeJS.ProcessEnv;
+  private readonly refs = new RefTransactions(() =>
+    spawn('git', this.args(['update-ref', '--stdin']), {
+      env: this.env,
+      stdio: 'pipe',
+    }),
+  );
 
   constructor(
     private readonly gitDir: string,
@@ -49,6 +56,18 @@ export class Git {
     };
   }
 
+  /** git's arguments for `args` on this repository, without the user's signing or hooks. */
+  private args(args: string[]): string[] {
+    return [
+      '-c',
+      'commit.gpgsign=false',
+      '-c',
+      'core.hooksPath=/dev/null',
+      `--git-dir=${this.gitDir}`,
+      ...args,
+    ];
+  }
+
   /** Runs `git --git-dir=<repo> <args>` and resolves with stdout. */
   async run(
     args: string[],
@@ -62,18 +81,10 @@ export class Git {
     args: string[],
     options: { input?: string; env?: NodeJS.ProcessEnv } = {},
   ): Promise<Buffer> {
-    const fullArgs = [
-      '-c',
-      'commit.gpgsign=false',
-      '-c',
-      'core.hooksPath=/dev/null',
-      `--git-dir=${this.gitDir}`,
-      ...args,
-    ];
     return new Promise((resolve, reject) => {
       const child = execFile(
         'git',
-        fullArgs,
+        this.args(args),
         {
           env: { ...this.env, ...options.env },
           maxBuffer: 256 * 1024 * 1024,
@@ -144,20 +155,15 @@ export class Git {
    * non-fast-forward push makes) or was locked by that writer.
    */
   async updateRefs(commands: string[]): Promise<boolean> {
-    try {
-      await this.run(['update-ref', '--stdin'], {
-        input: `${commands.join('\n')}\n`,
-      });
-      return true;
-    } catch (e) {
-      if (
-        e instanceof GitCommandError &&
-        /cannot lock ref|Unable to create .*\.lock/.test(e.stderr)
-      ) {
-        return false;
-      }
-      throw e;
-    }
+    const outcome = await this.refs.apply(commands);
+    if (outcome.committed) return true;
+    const stderr = outcome.stderr ?? '';
+    if (/cannot lock ref|Unable to create .*\.lock/.test(stderr)) return false;
+    throw new GitCommandError(
+      ['update-ref', '--stdin'],
+      outcome.code ?? undefined,
+      stderr,
+    );
   }
 
   async commitTree(tree: string, parents: string[], message: string) {
