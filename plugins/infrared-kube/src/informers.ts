@@ -1,5 +1,7 @@
 import {
-  makeInformer,
+  ListWatch,
+  Watch,
+  type KubeConfig,
   type KubernetesListObject,
   type KubernetesObject,
   type V1Secret,
@@ -29,6 +31,38 @@ export interface WatchedCacheOptions {
 }
 
 /**
+ * client-node's watch, with each object it brings converted before the informer keeps it: the
+ * cache holds only the view (issue 25: a Cluster's or Secret's managedFields are about 100 small
+ * objects each, more than the rest of it, and a view made lazily kept both).
+ */
+class ConvertingWatch<T, V> extends Watch {
+  constructor(config: KubeConfig, private readonly convert: (object: T) => V) {
+    super(config);
+  }
+
+  watch(
+    path: string,
+    queryParams: Record<string, string | number | boolean | undefined>,
+    callback: (phase: string, apiObj: any, watchObj?: any) => void,
+    done: (err: any) => void,
+  ): Promise<AbortController> {
+    return super.watch(
+      path,
+      queryParams,
+      (phase, object, watchObject) =>
+        callback(
+          phase,
+          phase === 'ADDED' || phase === 'MODIFIED' || phase === 'DELETED'
+            ? this.convert(object)
+            : object,
+          watchObject,
+        ),
+      done,
+    );
+  }
+}
+
+/**
  * Objects kept current by one LIST and a watch from its resourceVersion (client-node's informer on
  * the client's KubeConfig); the LIST goes through the KubeClient, so it is counted and bounded. A
  * watch the server ends is resumed from the last resourceVersion without a new LIST; one that
@@ -40,14 +74,12 @@ export interface WatchedCacheOptions {
 export class WatchedCache<T extends KubernetesObject, V> {
   /** Watch connections made (LIST included), in all: tests and benches read it. */
   connects = 0;
-  private readonly informer;
+  private readonly informer: ListWatch<V & KubernetesObject>;
   private stopped = false;
   private failures = 0;
   /** Errors reported since the cache was made: a start that saw none is a watch running again. */
   private errors = 0;
   private broken = false;
-  /** Each object converted once (the informer replaces an object on every change). */
-  private readonly converted = new WeakMap<T, V>();
   private restartTimer?: ReturnType<typeof setTimeout>;
   private resolveSynced!: () => void;
   private syncedOnce = false;
@@ -65,10 +97,13 @@ export class WatchedCache<T extends KubernetesObject, V> {
     this.synced = new Promise(resolve => {
       this.resolveSynced = resolve;
     });
-    this.informer = makeInformer<T>(
-      client.kubeConfig,
+    this.informer = new ListWatch<V & KubernetesObject>(
       path,
+      new ConvertingWatch<T, V & KubernetesObject>(client.kubeConfig, o =>
+        this.keep(o),
+      ),
       () => this.relist(list),
+      false,
       options.labelSelector,
     );
     this.informer.on('connect', () => {
@@ -87,10 +122,16 @@ export class WatchedCache<T extends KubernetesObject, V> {
     });
   }
 
+  /** What the cache keeps of an object the server sent: `convert`'s view, made once on receipt. */
+  private keep(object: T): V & KubernetesObject {
+    return this.convert(object) as V & KubernetesObject;
+  }
+
   private async relist(
     list: () => Promise<KubernetesListObject<T>>,
-  ): Promise<KubernetesListObject<T>> {
-    const answer = await list();
+  ): Promise<KubernetesListObject<V & KubernetesObject>> {
+    const listed = await list();
+    const answer = { ...listed, items: listed.items.map(o => this.keep(o)) };
     // the informer fills its cache right after this resolves, within the same task
     setImmediate(() => {
       this.failures = 0;
@@ -147,23 +188,13 @@ export class WatchedCache<T extends KubernetesObject, V> {
 
   /** Every object in the cache (of one namespace when given). */
   list(namespace?: string): V[] {
-    return this.informer.list(namespace).map(o => this.view(o));
+    // a new array each time (client-node's list)
+    return this.informer.list(namespace) as V[];
   }
 
-  /** One object from the cache, undefined when it is not there. */
+  /** One object from the cache (the same object while the watch did not change it), undefined when it is not there. */
   get(name: string, namespace?: string): V | undefined {
-    const object = this.informer.get(name, namespace);
-    return object ? this.view(object) : undefined;
-  }
-
-  /** The same converted object for an object the watch did not change. */
-  private view(object: T): V {
-    let value = this.converted.get(object);
-    if (value === undefined) {
-      value = this.convert(object);
-      this.converted.set(object, value);
-    }
-    return value;
+    return this.informer.get(name, namespace);
   }
 
   private scheduleRestart() {
@@ -209,7 +240,7 @@ export function watchClusters(
     path,
     () =>
       listForInformer<KubernetesObject>(client, path, options?.labelSelector),
-    o => o as unknown as ClusterResource,
+    withoutManagedFields as (o: KubernetesObject) => ClusterResource,
     options,
   );
 }
@@ -233,4 +264,16 @@ export function watchSecrets(
     plainSecret,
     options,
   );
+}
+
+/**
+ * An object without `metadata.managedFields` (server-side apply's record of who set which field):
+ * nothing Infrared reads, and most of a watched object's size.
+ *
+ * @public
+ */
+export function withoutManagedFields<T extends KubernetesObject>(object: T): T {
+  if (!object.metadata?.managedFields) return object;
+  const { managedFields: _dropped, ...metadata } = object.metadata;
+  return { ...object, metadata };
 }

@@ -23,6 +23,12 @@ export interface ChangeWatch {
   list: () => Promise<unknown>;
 }
 
+/** What a change watch keeps of an object: who it is and its version, nothing a reader would need. */
+function identityOnly(object: { metadata?: Record<string, unknown> }) {
+  const { name, namespace, uid, resourceVersion } = object.metadata ?? {};
+  return { metadata: { name, namespace, uid, resourceVersion } };
+}
+
 export function startChangeWatches(
   client: KubeClient,
   watched: readonly ChangeWatch[],
@@ -35,7 +41,7 @@ export function startChangeWatches(
       client,
       watch.path,
       watch.list as any,
-      o => o,
+      identityOnly,
       {
         // the first LIST (its objects, then the LIST itself) is the state a pass starts from
         onChange: () => listed && onChange(watch.what),
