@@ -140,7 +140,15 @@ async function benchSize(cp: ControlPlane, n: number, run: string) {
   // reused, and the first pass registers them again from an empty target namespace.
   const made = await api.listNamespaces(`${P}managed-by=${managedBy}`);
   if (made.length >= n) {
-    await admin.must('DELETE', `/api/v1/namespaces/${targetNamespace}/secrets`);
+    // a DELETE of 10,000 Secrets takes longer than a request's default 30 s
+    const emptied = await admin.request(
+      'DELETE',
+      `/api/v1/namespaces/${targetNamespace}/secrets`,
+      undefined,
+      undefined,
+      600_000,
+    );
+    if (emptied.status !== 200) throw new Error(`DELETE: ${emptied.status}`);
   }
   await pool(made.length >= n ? [] : names, 16, async ns => {
     const i = names.indexOf(ns);

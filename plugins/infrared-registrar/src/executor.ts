@@ -19,6 +19,7 @@ import {
   type RegistrarPassReport,
 } from './execute/report';
 import { writePlan } from './execute/write';
+import { sweepStringMemos } from './memo';
 import { canScope, readScoped } from './execute/scoped';
 import { registrarViewFor, type RegistrarScope } from './scope';
 import { childOutcomes, type RegistrarWriteResult } from './execute/outcomes';
@@ -193,6 +194,21 @@ function reportPlan(
   for (const c of plan.conflicts) deps.metrics?.conflict(c.reason);
 }
 
+/** What the next scoped pass plans against; after a full pass, the memos forget what it did not use. */
+function keepView(
+  view: ReturnType<typeof registrarViewFor>,
+  world: PassWorld,
+  target: Map<string, RegistrarSecret>,
+) {
+  if (world.onlyKeys) {
+    view.target = target;
+    return;
+  }
+  view.replace(world.namespaces, target);
+  // a full pass asked for every live kubeconfig and certificate
+  sweepStringMemos();
+}
+
 /**
  * One registrar pass, a thin executor around the pure planner (./plan): a constant number of reads
  * (LIST managed namespaces, one LIST of Secrets across namespaces; then only what the planner asks
@@ -269,8 +285,7 @@ export async function runRegistrarPass(
     );
     if (signal?.aborted) report.aborted = true;
   }
-  if (world.onlyKeys) view.target = target;
-  else view.replace(world.namespaces, target);
+  keepView(view, world, target);
   report.outcomes = childOutcomes(plan, results, { dryRun: options.dryRun });
   auditTarget(
     target.values(),
