@@ -118,10 +118,12 @@ export function resolveConnection(
         .join('; ')}`,
     };
   }
-  return {
+  // a copy: the parsed values (CA, certificate, key) are slices of the kubeconfig's text, and a
+  // connection kept per cluster kept each whole text alive with them (issue 25: four texts a cluster)
+  return structuredClone({
     kind: 'kubeconfig',
     secretName: ref.name,
     kubeconfig: inspection,
     argo: { server: argo.server, config: argo.config },
-  };
+  });
 }

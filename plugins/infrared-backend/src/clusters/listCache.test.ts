@@ -18,6 +18,12 @@ class Watched implements WatchedClusters {
   list() {
     return [...this.held];
   }
+  /** Reads of one Cluster by name (a lookup, not a list). */
+  gets = 0;
+  get(name: string) {
+    this.gets += 1;
+    return this.held.find(c => c.metadata.name === name);
+  }
 }
 
 const at = (name: string, resourceVersion: string) =>
@@ -36,6 +42,24 @@ describe('ClusterListCache', () => {
     watched = new Watched();
     now = 0;
     cache = new ClusterListCache(watched, () => now);
+  });
+
+  it('answers the watched list itself while nothing is laid over it, and looks a written Cluster up by name', () => {
+    watched.objects = [at('a', '1'), at('b', '2')];
+    const listed = jest.spyOn(watched, 'list');
+    const resources = cache.resources();
+    expect(listed).toHaveBeenCalledTimes(1);
+    expect(resources).toBe(listed.mock.results[0].value);
+
+    cache.created(at('c', '3'));
+    expect(listed).toHaveBeenCalledTimes(1); // the overlay read 'c' by name
+    expect(watched.gets).toBe(1);
+    expect(
+      cache
+        .resources()
+        ?.map(r => r.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
   });
 
   it('says nothing until the watch has synced, so the list is read live', () => {

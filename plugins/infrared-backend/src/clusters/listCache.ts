@@ -11,6 +11,8 @@ export interface WatchedClusters {
   /** Grows whenever the watched list changes; without it the views are made again per list. */
   readonly version?: number;
   list(): ClusterResource[];
+  /** One Cluster by name, without a list (WatchedCache has it). */
+  get?(name: string): ClusterResource | undefined;
 }
 
 /** How long a write this process made is shown before the watch has brought it. */
@@ -47,6 +49,7 @@ export class ClusterListCache {
    * (issue 25: 10,000 views filtered and sorted again for every page of 100). Read-only.
    */
   list(): ClusterView[] | undefined {
+    if (this.watched.isSynced) this.dropCaughtUp();
     const version = this.watched.version;
     if (
       version !== undefined &&
@@ -66,6 +69,9 @@ export class ClusterListCache {
   /** Every Cluster as the watch has it, with this process's writes; undefined until synced. */
   resources(): ClusterResource[] | undefined {
     if (!this.watched.isSynced) return undefined;
+    this.dropCaughtUp();
+    // nothing laid over the watch: its list as it is, no copy by name (a POST at 10,000 made one)
+    if (this.overlays.size === 0) return this.watched.list();
     const byName = new Map<string, ClusterResource>();
     for (const resource of this.watched.list()) {
       byName.set(resource.metadata.name, resource);
@@ -98,9 +104,26 @@ export class ClusterListCache {
 
   private overlay(name: string, resource: ClusterResource | undefined) {
     if (!this.watched.isSynced) return;
-    const seen = this.watched.list().find(r => r.metadata.name === name)
-      ?.metadata.resourceVersion;
+    const seen = this.watchedOne(name)?.metadata.resourceVersion;
     this.overlays.set(name, { resource, seenVersion: seen, at: this.now() });
+  }
+
+  private watchedOne(name: string): ClusterResource | undefined {
+    if (this.watched.get) return this.watched.get(name);
+    return this.watched.list().find(r => r.metadata.name === name);
+  }
+
+  /** Forgets the writes the watch has brought (or that waited too long for it). */
+  private dropCaughtUp(): void {
+    for (const [name, overlay] of this.overlays) {
+      if (
+        this.watchedOne(name)?.metadata.resourceVersion !==
+          overlay.seenVersion ||
+        this.now() - overlay.at > OVERLAY_MS
+      ) {
+        this.overlays.delete(name);
+      }
+    }
   }
 
   private viewOf(resource: ClusterResource): ClusterView {
