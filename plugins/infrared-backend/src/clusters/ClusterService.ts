@@ -148,7 +148,8 @@ export class ClusterService {
     // with spec.server, the server named is not the kubeconfig's
     if (!secret || !ref || !server || request.server?.trim()) return;
     this.servers.known(created, {
-      servers: [server],
+      // a copy: a slice of the request's kubeconfig text would keep the text alive
+      servers: [structuredClone(server)],
       from: kubeconfigVersion(secret, ref.key),
     });
   }

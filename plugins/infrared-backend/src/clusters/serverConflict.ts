@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ConflictError } from '@backstage/errors';
 import {
   ARGOCD_NAMESPACE,
@@ -77,15 +78,24 @@ const kubeconfigServerOf = (
   memoized(secret, s => {
     const text = secretStrings(s)[key];
     const inspection = text ? inspectKubeconfig(text) : undefined;
-    return inspection?.ok ? trimServer(inspection.server) : undefined;
+    // a copy: the parsed server is a slice of the kubeconfig's text, which it would keep alive
+    return inspection?.ok
+      ? structuredClone(trimServer(inspection.server))
+      : undefined;
   });
 
-/** Which kubeconfig a read is of: the text as the Secret holds it (not its metadata's version). */
+/**
+ * Which kubeconfig a read is of: a digest of the text as the Secret holds it (not its metadata's
+ * version; not the text, which the index would keep for every Cluster).
+ */
 export function kubeconfigVersion(
   secret: Pick<SecretObject, 'data' | 'stringData'>,
   key: string,
 ): string | undefined {
-  return secret.stringData?.[key] ?? secret.data?.[key];
+  const text = secret.stringData?.[key] ?? secret.data?.[key];
+  return text === undefined
+    ? undefined
+    : createHash('sha256').update(text).digest('base64');
 }
 
 /**
