@@ -224,6 +224,8 @@ async function timed(mutation: () => Promise<MutationSummary>): Promise<Timed> {
   const s = await mutation();
   delay.disable();
   const ms = (ns: number) => (ns / 1e6).toFixed(0);
+  // too short a mutation for one sample (resolution 10 ms): nothing to say
+  if (!delay.count) return { s, loop: 'loop delay not sampled' };
   return {
     s,
     loop: `loop delay mean ${ms(delay.mean)} max ${ms(delay.max)} ms`,
