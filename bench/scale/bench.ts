@@ -347,29 +347,35 @@ export async function main(): Promise<void> {
     const t0 = Date.now();
     const names = Array.from({ length: scale }, (_, i) => `scale-${i}`);
     const latencies: number[] = [];
-    for (let i = 0; i < names.length; i += 50) {
-      await Promise.all(
-        names.slice(i, i + 50).map(async name => {
-          const at = names.indexOf(name);
-          const res = await fetch(
-            `${replicas[at % replicas.length].base}/v1/clusters`,
-            {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify({
-                name,
-                kubeconfig: aliases.kubeconfigs[at],
-                flavor: 'k3s',
-                provider: 'local',
-              }),
-            },
-          );
-          if (res.status !== 201) {
-            throw new Error(`POST ${name}: ${res.status} ${await res.text()}`);
-          }
-        }),
-      );
-    }
+    const postAll = async () => {
+      for (let i = 0; i < names.length; i += 50) {
+        await Promise.all(
+          names.slice(i, i + 50).map(async (name, j) => {
+            const at = i + j;
+            const res = await fetch(
+              `${replicas[at % replicas.length].base}/v1/clusters`,
+              {
+                method: 'POST',
+                headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify({
+                  name,
+                  kubeconfig: aliases.kubeconfigs[at],
+                  flavor: 'k3s',
+                  provider: 'local',
+                }),
+              },
+            );
+            if (res.status !== 201) {
+              throw new Error(
+                `POST ${name}: ${res.status} ${await res.text()}`,
+              );
+            }
+          }),
+        );
+      }
+    };
+    const postsProfile = argText('profile-posts');
+    await (postsProfile ? cpuProfile(postsProfile, postAll) : postAll());
     const posted = Date.now() - t0;
     let registered = 0;
     const deadline = Date.now() + 600_000;

@@ -203,6 +203,20 @@ current-context: m
     expect(counter.total).toBe(16);
   });
 
+  it('probes clusters that share one connection at once with one full probe, all answered', async () => {
+    const counter = new RequestCounter();
+    const prober = new KubeClusterProber(management, { counter });
+    const target = () =>
+      argo(`${origin}/k8s/clusters/shared`, { ca: a }, 'tok');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => prober.probe(target())),
+    );
+    expect(results).toEqual(
+      Array(10).fill({ ok: true, kubernetesVersion: 'v1.37.2', nodes: 3 }),
+    );
+    expect(counter.total).toBe(2);
+  });
+
   it('is refused at once for what client-go refuses, as kubeClientForArgo is', () => {
     expect(
       () =>

@@ -29,6 +29,8 @@ const CLIENT_IDLE_MS = 15 * 60_000;
 interface Reached {
   client: ArgoProbeClient;
   usedAt: number;
+  /** The full probe under way. */
+  probing?: Promise<ProbeResult>;
   /** The last full probe, when it succeeded: its answer, when, and the address it reached. */
   full?: {
     result: ProbeResult & { ok: true };
@@ -138,10 +140,23 @@ export class KubeClusterProber implements ClusterProber {
         (this.reached.size * 1000) / FULL_PROBES_PER_SECOND,
       );
     if (full && this.now() - full.at < fullProbeMs) {
-      if (await reachable(full.address, this.deadline(signal)))
-        return full.result;
+      const timeoutMs = this.options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+      if (await reachable(full.address, timeoutMs, signal)) return full.result;
     }
     reached.full = undefined;
+    // one full probe at a time per connection: Clusters that share one (the same server and
+    // credential) share its answer, and none closes the connection under another's request
+    reached.probing ??= this.fullProbe(reached, signal).finally(() => {
+      reached.probing = undefined;
+    });
+    return reached.probing;
+  }
+
+  /** `/version` and the nodes over a connection closed after them; a success stands. */
+  private async fullProbe(
+    reached: Reached,
+    signal?: AbortSignal,
+  ): Promise<ProbeResult> {
     const at = this.now();
     const result = await probeCluster(reached.client, {
       timeoutMs: this.options.timeoutMs,
@@ -178,13 +193,6 @@ export class KubeClusterProber implements ClusterProber {
     else if (!fresh)
       this.nodeCounts.set(client, { nodes: result.nodes, at: now });
     return result;
-  }
-
-  private deadline(signal?: AbortSignal): AbortSignal {
-    const timeout = AbortSignal.timeout(
-      this.options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
-    );
-    return signal ? AbortSignal.any([timeout, signal]) : timeout;
   }
 
   private now(): number {

@@ -10,19 +10,30 @@ const observedName = (observed: ObservedCluster) =>
  * at 1,000 clusters). The plan is a pure function of what was observed, so this changes no outcome.
  */
 export class QuietClusters {
-  private readonly seen = new Map<string, string>();
+  private readonly seen = new Map<string, { key: string; parts: unknown[] }>();
 
-  /** Whether the last pass over this Cluster wrote nothing and saw what this one sees. */
+  /**
+   * Whether the last pass over this Cluster wrote nothing and saw what this one sees: the very
+   * same objects (a watch, the memos and the prober hand the same ones while nothing changed), or
+   * else the same fingerprint.
+   */
   unchanged(observed: ObservedCluster): boolean {
+    const seen = this.seen.get(observedName(observed));
+    if (!seen) return false;
+    const parts = partsOf(observed);
+    if (parts.every((part, i) => part === seen.parts[i])) return true;
     const key = fingerprint(observed);
-    return key !== undefined && this.seen.get(observedName(observed)) === key;
+    if (key !== seen.key) return false;
+    seen.parts = parts;
+    return true;
   }
 
   /** Records what a pass saw when it wrote nothing; forgets it otherwise. */
   record(observed: ObservedCluster, wroteNothing: boolean): void {
     const key = wroteNothing ? fingerprint(observed) : undefined;
     if (key === undefined) this.seen.delete(observedName(observed));
-    else this.seen.set(observedName(observed), key);
+    else
+      this.seen.set(observedName(observed), { key, parts: partsOf(observed) });
   }
 
   /** The Clusters it keeps something of. */
@@ -33,6 +44,13 @@ export class QuietClusters {
   forget(name: string): void {
     this.seen.delete(name);
   }
+}
+
+/** The objects the fingerprint is made of. */
+function partsOf(observed: ObservedCluster): unknown[] {
+  const { cluster, kubeconfigSecret, argoSecret, registration, probe } =
+    observed;
+  return [cluster, kubeconfigSecret, argoSecret, registration, probe];
 }
 
 /** What the plan depends on, or undefined when a part has no version to compare. */
