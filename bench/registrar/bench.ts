@@ -266,7 +266,9 @@ export async function main(): Promise<void> {
       const modes = (arg('latency-modes') ?? 'before,after,backend')
         .split(',')
         .filter(Boolean) as Array<'before' | 'after' | 'backend'>;
-      await benchLatency(cp, run, latencyChildren, big, modes);
+      // new names each time, also when `--run` reuses the registered ones
+      const fresh = Date.now().toString(36);
+      await benchLatency(cp, fresh, latencyChildren, big, modes);
     }
   } finally {
     if (!state) await cp.stop();

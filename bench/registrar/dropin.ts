@@ -449,13 +449,14 @@ export async function benchLatency(
         metadata: { name: `k3k-${ns}-kubeconfig`, namespace: ns },
         data: {
           'kubeconfig.yaml': b64(
-            // An address of its own (the same address twice is a server_collision).
+            // An address of its own (the same address twice is a server_collision), also beside
+            // the children of an earlier run on a kept control plane (`--run`).
             childKubeconfig(
               m.kubeconfig,
               m.server,
-              ({ before: 60_000, after: 70_000, backend: 80_000 } as const)[
-                mode
-              ] + i,
+              ({ before: 1, after: 2, backend: 3 } as const)[mode] * 1_000_000 +
+                (parseInt(run, 36) % 9_973) * 100 +
+                i,
             ),
           ),
         },
