@@ -1,7 +1,9 @@
 /*
  * The catalog entity provider benchmark (run through run.js). N Clusters (default 1,000) made as
  * custom resources on the management API server, each with its kubeconfig Secret (labelled as
- * Infrared labels the ones it makes), no workload API server behind them. A test backend runs the
+ * Infrared labels the ones it makes), no workload API server behind them; registered as Infrared
+ * registers them (its Argo CD cluster Secret in argocd, status.argoSecret and argoServer) unless
+ * `--unregistered`. A test backend runs the
  * catalog backend (SQLite in memory) with the provider; the bench calls its full mutation: the first
  * (every entity new), then three with nothing changed (median), and a delta for one Cluster. Prints
  * the wall time of each against the anchor (a full mutation <= 2 s), the management API requests,
@@ -31,6 +33,13 @@ import {
   type ControlPlane,
   type LocalPostgres,
 } from '../../packages/devenv/src';
+import {
+  argoClusterSecret,
+  argoConnectionFor,
+  argoSecretName,
+  CLUSTER_NAME_LABEL,
+  inspectKubeconfig,
+} from '../../plugins/infrared-common/src';
 import {
   KubeClient,
   kubeConfigFromText,
@@ -104,6 +113,39 @@ function kubeconfigText(name: string, caData: string): string {
     : yamlText;
 }
 
+/**
+ * What Infrared's registration writes for a Cluster that answered (plan/argoSecret.ts of the
+ * backend): its Argo CD cluster Secret, from the kubeconfig as the probe resolved it, and the status
+ * naming that Secret and its server.
+ */
+async function register(
+  admin: AdminClient,
+  name: string,
+  kubeconfig: string,
+  run: string,
+) {
+  const inspection = inspectKubeconfig(kubeconfig, {
+    refuseInClusterServer: true,
+  });
+  if (!inspection.ok) throw new Error(`bench kubeconfig refused: ${name}`);
+  const argo = argoConnectionFor(inspection);
+  if (!argo.ok) throw new Error(`bench server refused: ${name}`);
+  const secret = argoClusterSecret({
+    clusterName: name,
+    server: argo.server,
+    argoConfig: argo.config,
+    labels: { [CLUSTER_NAME_LABEL]: name, [RUN_LABEL]: run },
+  });
+  await admin.must('POST', '/api/v1/namespaces/argocd/secrets', secret);
+  await admin.must(
+    'PATCH',
+    `${API}/clusters/${name}/status`,
+    { status: { argoSecret: argoSecretName(name), argoServer: argo.server } },
+    [],
+    'application/merge-patch+json',
+  );
+}
+
 async function setUp(cp: ControlPlane, n: number, run: string) {
   const management = cp.cluster('management');
   const admin = AdminClient.fromKubeconfig(management.kubeconfig);
@@ -113,6 +155,12 @@ async function setUp(cp: ControlPlane, n: number, run: string) {
     kind: 'Namespace',
     metadata: { name: 'infrared' },
   });
+  await admin.createIfAbsent('/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'argocd' },
+  });
+  const registered = !process.argv.includes('--unregistered');
   const names = Array.from(
     { length: n },
     (_, i) => `bench-${run}-${String(i).padStart(4, '0')}`,
@@ -147,6 +195,7 @@ async function setUp(cp: ControlPlane, n: number, run: string) {
         },
       },
     });
+    if (registered) await register(admin, name, kubeconfig, run);
   });
   return names;
 }
@@ -155,10 +204,12 @@ async function cleanUp(cp: ControlPlane, run: string) {
   const admin = AdminClient.fromKubeconfig(cp.cluster('management').kubeconfig);
   const selector = encodeURIComponent(`${RUN_LABEL}=${run}`);
   await admin.request('DELETE', `${API}/clusters?labelSelector=${selector}`);
-  await admin.request(
-    'DELETE',
-    `/api/v1/namespaces/infrared/secrets?labelSelector=${selector}`,
-  );
+  for (const ns of ['infrared', 'argocd']) {
+    await admin.request(
+      'DELETE',
+      `/api/v1/namespaces/${ns}/secrets?labelSelector=${selector}`,
+    );
+  }
 }
 
 /**
@@ -355,7 +406,11 @@ export async function main(): Promise<void> {
   console.log(
     `catalog database: ${
       postgres ? 'PostgreSQL' : 'SQLite in memory'
-    }; kubeconfigs as ${arg('kubeconfig-format') ?? 'yaml'}`,
+    }; kubeconfigs as ${arg('kubeconfig-format') ?? 'yaml'}; ${
+      process.argv.includes('--unregistered')
+        ? 'unregistered (no Argo CD Secret)'
+        : 'registered (Argo CD Secrets and status)'
+    }`,
   );
   try {
     const t0 = Date.now();

@@ -6,6 +6,7 @@ import {
   resolveConnection,
   type KubeClient,
 } from '@infrared-clusters/infrared-kube';
+import { argoSecretEndpoint } from './argoEndpoint';
 
 /**
  * Where the Kubernetes plugin reaches a Cluster: its API server, the CA that signs it, and whether
@@ -22,14 +23,19 @@ export interface ClusterEndpoint {
 
 /**
  * A Cluster's endpoint, resolved the way the backend connects to it (`resolveConnection` of
- * -node: spec.server over the kubeconfig's server, the kubeconfig's CA). An inCluster Cluster is
- * the management cluster's endpoint; a Cluster that cannot be reached has none.
+ * -node: spec.server over the kubeconfig's server, the kubeconfig's CA). A registered Cluster's
+ * comes from the Argo CD Secret Infrared wrote with that very server and CA (JSON, no kubeconfig
+ * parsed); any other's from its kubeconfig. An inCluster Cluster is the management cluster's
+ * endpoint; a Cluster that cannot be reached has none.
  */
 export function clusterEndpoint(
   cluster: ClusterResource,
   kubeconfigSecret: SecretObject | undefined,
   management: ClusterEndpoint | undefined,
+  argoSecret?: SecretObject,
 ): ClusterEndpoint | undefined {
+  const registered = argoSecretEndpoint(cluster, argoSecret);
+  if (registered) return registered;
   const connection = resolveConnection(cluster, kubeconfigSecret);
   if (connection.kind === 'inCluster') return management;
   if (connection.kind !== 'kubeconfig') return undefined;

@@ -242,7 +242,8 @@ export class InfraredClusterEntityProvider implements EntityProvider {
         locationKey: `${INFRARED_PROVIDER_NAME}:${child.name}`,
       });
     }
-    for (const [i, { cluster, kubeconfigSecret }] of reads.entries()) {
+    for (const [i, read] of reads.entries()) {
+      const { cluster, kubeconfigSecret, argoSecret } = read;
       if (i > 0 && i % BUILD_SLICE === 0) await nextTurn();
       const problem = clusterEntityProblem(cluster);
       if (problem) {
@@ -250,7 +251,11 @@ export class InfraredClusterEntityProvider implements EntityProvider {
         this.options.logger.warn(`infrared: ${problem}`);
         continue;
       }
-      const endpoint = this.endpoints.endpoint(cluster, kubeconfigSecret);
+      const endpoint = this.endpoints.endpoint(
+        cluster,
+        kubeconfigSecret,
+        argoSecret,
+      );
       const entity: Entity = clusterEntity(
         cluster,
         endpoint,

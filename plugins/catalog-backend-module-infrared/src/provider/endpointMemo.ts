@@ -6,7 +6,8 @@ import { clusterEndpoint, type ClusterEndpoint } from '../entities';
 
 /**
  * `clusterEndpoint` remembered by what it is computed from (the Cluster's connection and
- * spec.server, the Secret's uid and resourceVersion), so that a full mutation parses a kubeconfig
+ * spec.server, its status's Argo CD Secret and server, the uid and resourceVersion of its
+ * kubeconfig Secret and Argo CD Secret), so that a full mutation parses a kubeconfig
  * again only when its Secret or the Cluster's connection changed. It keeps what the last full
  * mutation used, no more.
  */
@@ -29,18 +30,32 @@ export class EndpointMemo {
   endpoint(
     cluster: ClusterResource,
     kubeconfigSecret: SecretObject | undefined,
+    argoSecret?: SecretObject,
   ): ClusterEndpoint | undefined {
     const key = JSON.stringify([
       cluster.spec.connection ?? null,
       cluster.spec.server ?? null,
       kubeconfigSecret?.metadata.uid ?? null,
       kubeconfigSecret?.metadata.resourceVersion ?? null,
+      cluster.metadata.uid ?? null,
+      cluster.status?.argoSecret ?? null,
+      cluster.status?.argoServer ?? null,
+      argoSecret?.metadata.uid ?? null,
+      argoSecret?.metadata.resourceVersion ?? null,
     ]);
+    const versioned =
+      !!kubeconfigSecret?.metadata.resourceVersion ||
+      !!argoSecret?.metadata.resourceVersion;
     let endpoint: ClusterEndpoint | undefined;
-    if (kubeconfigSecret?.metadata.resourceVersion && this.current.has(key)) {
+    if (versioned && this.current.has(key)) {
       endpoint = this.current.get(key);
     } else {
-      endpoint = clusterEndpoint(cluster, kubeconfigSecret, this.management);
+      endpoint = clusterEndpoint(
+        cluster,
+        kubeconfigSecret,
+        this.management,
+        argoSecret,
+      );
       this.current.set(key, endpoint);
     }
     this.used?.set(key, endpoint);

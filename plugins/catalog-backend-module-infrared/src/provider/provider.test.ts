@@ -64,14 +64,14 @@ describe('InfraredClusterEntityProvider', () => {
     });
   });
 
-  it('full mutation: every Cluster, with 2 LISTs and no GET for the Secrets Infrared made', async () => {
+  it('full mutation: every Cluster, with 3 LISTs (Clusters, kubeconfig and Argo CD Secrets) and no GET for the Secrets Infrared made', async () => {
     const { api, mutations, provider, connection, register } = await setup();
     await register('edge-a');
     await register('edge-b');
     await provider.connect(connection);
     const before = api.counter.total;
     const summary = await provider.fullMutation();
-    expect(api.counter.total - before).toBe(2);
+    expect(api.counter.total - before).toBe(3);
     expect(summary).toMatchObject({ type: 'full', added: 2, skipped: 0 });
     expect(mutations).toHaveLength(1);
     expect(mutations[0].type).toBe('full');

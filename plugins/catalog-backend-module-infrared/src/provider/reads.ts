@@ -1,4 +1,6 @@
 import {
+  ARGOCD_NAMESPACE,
+  argoSecretName,
   INFRARED_NAMESPACE,
   MANAGED_BY_INFRARED,
   MANAGED_BY_LABEL,
@@ -20,30 +22,40 @@ const MANAGED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY_INFRARED}`;
  */
 export type ProviderApi = Pick<ManagementApi, 'clusters' | 'secrets'>;
 
-/** A Cluster with the kubeconfig Secret it names (undefined: none, or it does not exist). */
+/**
+ * A Cluster with the kubeconfig Secret it names (undefined: none, or it does not exist), and the
+ * Argo CD cluster Secret of its name when Infrared made it (labelled managed-by=infrared).
+ */
 export interface ClusterRead {
   cluster: ClusterResource;
   kubeconfigSecret?: SecretObject;
+  argoSecret?: SecretObject;
 }
 
 /**
- * Every Cluster with its kubeconfig Secret: one LIST of Clusters and one of the kubeconfig Secrets
- * Infrared made; a GET only for a Secret someone else made (a Cluster created with kubectl).
+ * Every Cluster with its kubeconfig Secret and Infrared's Argo CD Secret: one LIST of Clusters,
+ * one of the kubeconfig Secrets Infrared made, one of the Argo CD Secrets Infrared made (each
+ * paged, metadata first: a Secret's data is read again only when it changed); a GET only for a
+ * kubeconfig Secret someone else made (a Cluster created with kubectl).
  */
 export async function readAllClusters(
   api: ProviderApi,
   concurrency = 8,
 ): Promise<ClusterRead[]> {
-  const [clusters, secrets] = await Promise.all([
+  const [clusters, secrets, argoSecrets] = await Promise.all([
     api.clusters.list(),
     api.secrets.list(INFRARED_NAMESPACE, MANAGED_SELECTOR),
+    api.secrets.list(ARGOCD_NAMESPACE, MANAGED_SELECTOR),
   ]);
   const listed = new Map(secrets.map(s => [s.metadata.name, s]));
+  const argos = new Map(argoSecrets.map(s => [s.metadata.name, s]));
   const reads: ClusterRead[] = clusters.map(cluster => {
     const ref = kubeconfigSecretRef(cluster);
+    const argoSecret = argos.get(argoSecretName(cluster.metadata.name));
     return {
       cluster,
       kubeconfigSecret: ref ? listed.get(ref.name) : undefined,
+      ...(argoSecret ? { argoSecret } : {}),
     };
   });
   const unlisted = reads.filter(read => {
@@ -61,7 +73,10 @@ export async function readAllClusters(
   return reads;
 }
 
-/** One Cluster with its kubeconfig Secret, with GETs; undefined when the Cluster is gone. */
+/**
+ * One Cluster with its kubeconfig Secret and Argo CD Secret, with GETs (the two Secrets at once);
+ * undefined when the Cluster is gone.
+ */
 export async function readCluster(
   api: ProviderApi,
   name: string,
@@ -70,8 +85,13 @@ export async function readCluster(
   if (!cluster) return undefined;
   const ref = kubeconfigSecretRef(cluster);
   if (!ref || cluster.spec.connection?.inCluster) return { cluster };
+  const [kubeconfigSecret, argoSecret] = await Promise.all([
+    api.secrets.get(INFRARED_NAMESPACE, ref.name),
+    api.secrets.get(ARGOCD_NAMESPACE, argoSecretName(name)),
+  ]);
   return {
     cluster,
-    kubeconfigSecret: await api.secrets.get(INFRARED_NAMESPACE, ref.name),
+    kubeconfigSecret,
+    ...(argoSecret ? { argoSecret } : {}),
   };
 }
