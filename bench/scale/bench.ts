@@ -167,9 +167,16 @@ async function startReplica(
   let published = 0;
   // the scheduled pass reads these as the wiring's (--pass-lists: it LISTs, as before issue 25)
   const watched = watchClusters(client);
-  const secretsOf = (namespace: string) =>
-    watchSecrets(client, namespace, { labelSelector: MANAGED_SELECTOR });
-  const [kubeconfigs, argos] = [secretsOf('infrared'), secretsOf('argocd')];
+  const secretsOf = (namespace: string, withoutData: boolean) =>
+    watchSecrets(client, namespace, {
+      labelSelector: MANAGED_SELECTOR,
+      withoutData,
+    });
+  // as startClusterWatches: the kubeconfig Secrets' metadata only
+  const [kubeconfigs, argos] = [
+    secretsOf('infrared', true),
+    secretsOf('argocd', false),
+  ];
   const caches = [watched, kubeconfigs, argos];
   await Promise.all(caches.map(c => c.start()));
   const reconciler = new ClusterReconciler({

@@ -162,6 +162,29 @@ describe('watchSecrets with a label selector', () => {
   });
 });
 
+describe('watchSecrets withoutData', () => {
+  it('keeps the metadata and type of each Secret, not its data', async () => {
+    const name = uniqueName('metadata-only');
+    await admin.must('POST', secretsPath, secret(name, 'kept out'));
+    const cache = watchSecrets(
+      new KubeClient(kubeConfigFromText(management.kubeconfig)),
+      namespace,
+      { withoutData: true },
+    );
+    await cache.start();
+    try {
+      await cache.synced;
+      const held = cache.get(name, namespace)!;
+      expect(held.metadata).toMatchObject({ name, namespace });
+      expect(held.metadata.resourceVersion).toBeTruthy();
+      expect(held.type).toBe('Opaque');
+      expect(held).not.toHaveProperty('data');
+    } finally {
+      await cache.stop();
+    }
+  });
+});
+
 describe('watchClusters', () => {
   it('follows a Cluster created and deleted on the management cluster', async () => {
     const clusters = '/apis/infrared.darkshift.io/v1alpha1/clusters';

@@ -254,16 +254,25 @@ export function watchClusters(
 export function watchSecrets(
   client: KubeClient,
   namespace: string,
-  options?: WatchedCacheOptions,
+  options?: WatchedCacheOptions & {
+    /** Keep each Secret's metadata and type only (a reader GETs the data it needs). */
+    withoutData?: boolean;
+  },
 ): WatchedCache<V1Secret, SecretObject> {
   const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`;
   return new WatchedCache<V1Secret, SecretObject>(
     client,
     path,
     () => listForInformer<V1Secret>(client, path, options?.labelSelector),
-    plainSecret,
+    options?.withoutData ? secretWithoutData : plainSecret,
     options,
   );
+}
+
+/** A Secret as plainSecret gives it, without its data. */
+function secretWithoutData(secret: V1Secret): SecretObject {
+  const { data: _data, ...rest } = plainSecret(secret);
+  return rest;
 }
 
 /**

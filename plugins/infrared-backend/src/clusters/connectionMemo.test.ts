@@ -18,6 +18,24 @@ describe('ConnectionMemo', () => {
     expect(memo.resolve({ ...cluster }, { ...secret })).toBe(first);
   });
 
+  it('reads the data of a Secret given without it (a metadata watch) once per version', async () => {
+    const memo = new ConnectionMemo();
+    const { data: _data, ...metadataOnly } = secret;
+    const read = jest.fn(async () => secret);
+    const first = await memo.resolveReading(cluster, metadataOnly, read);
+    expect(first.kind).toBe('kubeconfig');
+    expect(await memo.resolveReading(cluster, { ...metadataOnly }, read)).toBe(
+      first,
+    );
+    expect(read).toHaveBeenCalledTimes(1);
+    const next = {
+      ...metadataOnly,
+      metadata: { ...metadataOnly.metadata, resourceVersion: '8' },
+    };
+    await memo.resolveReading(cluster, next, read);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
   it('resolves again when the Secret changed: the new kubeconfig counts', () => {
     const memo = new ConnectionMemo();
     const first = memo.resolve(cluster, secret);

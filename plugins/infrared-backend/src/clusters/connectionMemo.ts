@@ -27,14 +27,43 @@ export class ConnectionMemo {
     cluster: ClusterResource,
     kubeconfigSecret: SecretObject | undefined,
   ): ResolvedConnection {
+    const known = this.known(cluster, kubeconfigSecret);
+    return known?.connection ?? this.remember(known, cluster, kubeconfigSecret);
+  }
+
+  /**
+   * resolve, for a kubeconfig Secret that may come without its data (the pass's watch keeps only
+   * its metadata: issue 25, 3 KB a Cluster): the data is read (`read`, a GET) only when this
+   * version of the Secret was not resolved before.
+   */
+  async resolveReading(
+    cluster: ClusterResource,
+    kubeconfigSecret: SecretObject | undefined,
+    read: () => Promise<SecretObject | undefined>,
+  ): Promise<ResolvedConnection> {
+    const known = this.known(cluster, kubeconfigSecret);
+    if (known?.connection) return known.connection;
+    const withData =
+      kubeconfigSecret && !kubeconfigSecret.data && !kubeconfigSecret.stringData
+        ? await read()
+        : kubeconfigSecret;
+    return this.remember(known, cluster, kubeconfigSecret, withData);
+  }
+
+  /** What is kept for this Cluster and Secret version; `connection` only when it still holds. */
+  private known(
+    cluster: ClusterResource,
+    kubeconfigSecret: SecretObject | undefined,
+  ): { key: string; connection?: ResolvedConnection } {
     const { name, uid, generation } = cluster.metadata;
     const known = this.byCluster.get(name);
+    const versioned = !!kubeconfigSecret?.metadata.resourceVersion;
     if (
       known?.from[0] === cluster &&
       known.from[1] === kubeconfigSecret &&
-      kubeconfigSecret?.metadata.resourceVersion
+      versioned
     ) {
-      return known.connection;
+      return known;
     }
     const key = JSON.stringify([
       uid,
@@ -43,16 +72,25 @@ export class ConnectionMemo {
       kubeconfigSecret?.metadata.uid,
       kubeconfigSecret?.metadata.resourceVersion,
     ]);
-    const from: [ClusterResource, SecretObject | undefined] = [
-      cluster,
-      kubeconfigSecret,
-    ];
-    if (known?.key === key && kubeconfigSecret?.metadata.resourceVersion) {
-      known.from = from;
-      return known.connection;
+    if (known?.key === key && versioned) {
+      known.from = [cluster, kubeconfigSecret];
+      return known;
     }
-    const connection = resolveConnection(cluster, kubeconfigSecret);
-    this.byCluster.set(name, { key, connection, from });
+    return { key };
+  }
+
+  private remember(
+    known: { key: string },
+    cluster: ClusterResource,
+    kubeconfigSecret: SecretObject | undefined,
+    withData = kubeconfigSecret,
+  ): ResolvedConnection {
+    const connection = resolveConnection(cluster, withData);
+    this.byCluster.set(cluster.metadata.name, {
+      key: known.key,
+      connection,
+      from: [cluster, kubeconfigSecret],
+    });
     return connection;
   }
 

@@ -99,7 +99,15 @@ export async function observeCluster(
     readSecret(api, reads.argoSecret),
     (context.repo.described ??= describeRegistrations(context.repo)),
   ]);
-  const connection = context.connections.resolve(cluster, kubeconfigSecret);
+  const connection = await context.connections.resolveReading(
+    cluster,
+    kubeconfigSecret,
+    () =>
+      api.secrets.get(
+        INFRARED_NAMESPACE,
+        kubeconfigSecret?.metadata.name ?? '',
+      ),
+  );
   const probeWith = probeTarget(cluster, connection);
   const probe = probeWith && (await prober.probe(probeWith, signal));
   if (signal?.aborted) return undefined;

@@ -45,18 +45,20 @@ function keepWatching<C extends WatchedCache<any, any>>(
  * `infrared` (kubeconfigs) and `argocd` (Argo CD cluster Secrets), label-selected as the LISTs are.
  */
 export function startClusterWatches(context: WatchesContext) {
-  const secrets = (namespace: string, what: string) =>
+  const secrets = (namespace: string, what: string, withoutData = false) =>
     keepWatching(context, what, onError =>
       watchSecrets(context.client, namespace, {
         onError,
         labelSelector: MANAGED_SELECTOR,
+        withoutData,
       }),
     );
   const watches = {
     clusters: keepWatching(context, 'Clusters', onError =>
       watchClusters(context.client, { onError }),
     ),
-    kubeconfigs: secrets(INFRARED_NAMESPACE, 'kubeconfig Secrets'),
+    // their metadata only: a pass GETs a kubeconfig when its version is new (ConnectionMemo)
+    kubeconfigs: secrets(INFRARED_NAMESPACE, 'kubeconfig Secrets', true),
     argos: secrets(ARGOCD_NAMESPACE, 'Argo CD cluster Secrets'),
   };
   return watches satisfies PassWatches;
