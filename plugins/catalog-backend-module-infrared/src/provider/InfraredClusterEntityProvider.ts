@@ -8,6 +8,10 @@ import type {
   EntityProvider,
   EntityProviderConnection,
 } from '@backstage/plugin-catalog-node';
+import type {
+  ClusterResource,
+  SecretObject,
+} from '@infrared-clusters/plugin-infrared-common';
 import { isInfraredClusterEventPayload } from '@infrared-clusters/plugin-infrared-node';
 import { KeyedLock } from '@infrared-clusters/infrared-kube';
 import {
@@ -115,11 +119,16 @@ export class InfraredClusterEntityProvider implements EntityProvider {
     const connection = this.connected();
     return this.lock.run('mutation', async () => {
       const started = Date.now();
+      this.endpoints.startRound();
+      // a registered Cluster's endpoint is in its Argo CD Secret: its kubeconfig is not read
+      const hasEndpoint = (
+        cluster: ClusterResource,
+        argoSecret?: SecretObject,
+      ) => !!this.endpoints.endpoint(cluster, undefined, argoSecret);
       const [reads, children] = await Promise.all([
-        readAllClusters(this.options.api),
+        readAllClusters(this.options.api, undefined, hasEndpoint),
         this.children(),
       ]);
-      this.endpoints.startRound();
       const { entities, skipped } = await this.toEntities(reads, children);
       this.endpoints.endRound();
       const readMs = Date.now() - started;

@@ -64,14 +64,14 @@ describe('InfraredClusterEntityProvider', () => {
     });
   });
 
-  it('full mutation: every Cluster, with 3 LISTs (Clusters, kubeconfig and Argo CD Secrets) and no GET for the Secrets Infrared made', async () => {
+  it("full mutation: every Cluster, with 2 LISTs (Clusters, Argo CD Secrets) and a GET for each of the 2 unregistered Clusters' kubeconfig Secrets", async () => {
     const { api, mutations, provider, connection, register } = await setup();
     await register('edge-a');
     await register('edge-b');
     await provider.connect(connection);
     const before = api.counter.total;
     const summary = await provider.fullMutation();
-    expect(api.counter.total - before).toBe(3);
+    expect(api.counter.total - before).toBe(4);
     expect(summary).toMatchObject({ type: 'full', added: 2, skipped: 0 });
     expect(mutations).toHaveLength(1);
     expect(mutations[0].type).toBe('full');
@@ -103,6 +103,13 @@ describe('InfraredClusterEntityProvider', () => {
     };
     await provider.fullMutation();
     expect(names(mutations[0])).toHaveLength(500);
+    // more than 20 unregistered Clusters: their kubeconfig Secrets from one LIST, each with its server
+    const built = (mutations[0] as any).entities.map(
+      (d: any) => d.entity.metadata.annotations['kubernetes.io/api-server'],
+    );
+    expect(
+      built.filter((s: string) => /^https:\/\/edge-\d+\.test:6443$/.test(s)),
+    ).toHaveLength(500);
     expect(ranBeforeApply).toBe(true);
   });
 

@@ -32,43 +32,52 @@ export interface ClusterRead {
   argoSecret?: SecretObject;
 }
 
+/** More Clusters than this need their kubeconfig Secret: one LIST of them instead of a GET each. */
+const LIST_KUBECONFIGS_OVER = 20;
+
 /**
- * Every Cluster with its kubeconfig Secret and Infrared's Argo CD Secret: one LIST of Clusters,
- * one of the kubeconfig Secrets Infrared made, one of the Argo CD Secrets Infrared made (each
- * paged, metadata first: a Secret's data is read again only when it changed); a GET only for a
- * kubeconfig Secret someone else made (a Cluster created with kubectl).
+ * Every Cluster with Infrared's Argo CD Secret and, when it needs it, its kubeconfig Secret. One
+ * LIST of Clusters and one of the Argo CD Secrets Infrared made; a Cluster `hasEndpoint` answers
+ * for (registered: its endpoint is in its Argo CD Secret) gets no kubeconfig Secret. For the others,
+ * one LIST of the kubeconfig Secrets Infrared made (a GET each when there are at most 20), and a GET
+ * for a Secret someone else made (a Cluster created with kubectl). Every LIST is paged, the
+ * Secrets' metadata first: a Secret's data is read again only when it changed.
  */
 export async function readAllClusters(
   api: ProviderApi,
   concurrency = 8,
+  hasEndpoint: (
+    cluster: ClusterResource,
+    argoSecret?: SecretObject,
+  ) => boolean = () => false,
 ): Promise<ClusterRead[]> {
-  const [clusters, secrets, argoSecrets] = await Promise.all([
+  const [clusters, argoSecrets] = await Promise.all([
     api.clusters.list(),
-    api.secrets.list(INFRARED_NAMESPACE, MANAGED_SELECTOR),
     api.secrets.list(ARGOCD_NAMESPACE, MANAGED_SELECTOR),
   ]);
-  const listed = new Map(secrets.map(s => [s.metadata.name, s]));
   const argos = new Map(argoSecrets.map(s => [s.metadata.name, s]));
   const reads: ClusterRead[] = clusters.map(cluster => {
-    const ref = kubeconfigSecretRef(cluster);
     const argoSecret = argos.get(argoSecretName(cluster.metadata.name));
-    return {
-      cluster,
-      kubeconfigSecret: ref ? listed.get(ref.name) : undefined,
-      ...(argoSecret ? { argoSecret } : {}),
-    };
+    return { cluster, ...(argoSecret ? { argoSecret } : {}) };
   });
-  const unlisted = reads.filter(read => {
-    const ref = kubeconfigSecretRef(read.cluster);
-    return (
-      ref && !read.kubeconfigSecret && !read.cluster.spec.connection?.inCluster
-    );
-  });
-  await forEachLimited(unlisted, concurrency, async read => {
-    read.kubeconfigSecret = await api.secrets.get(
-      INFRARED_NAMESPACE,
-      kubeconfigSecretRef(read.cluster)!.name,
-    );
+  const needing = reads.filter(
+    read =>
+      kubeconfigSecretRef(read.cluster) &&
+      !read.cluster.spec.connection?.inCluster &&
+      !hasEndpoint(read.cluster, read.argoSecret),
+  );
+  const listed =
+    needing.length > LIST_KUBECONFIGS_OVER
+      ? new Map(
+          (await api.secrets.list(INFRARED_NAMESPACE, MANAGED_SELECTOR)).map(
+            s => [s.metadata.name, s],
+          ),
+        )
+      : new Map<string, SecretObject>();
+  await forEachLimited(needing, concurrency, async read => {
+    const { name } = kubeconfigSecretRef(read.cluster)!;
+    read.kubeconfigSecret =
+      listed.get(name) ?? (await api.secrets.get(INFRARED_NAMESPACE, name));
   });
   return reads;
 }

@@ -60,7 +60,7 @@ async function setup(argoLabels: Record<string, string> = {}) {
   );
   const register = (status: { argoSecret?: string; argoServer?: string }) =>
     api.clusters.patchStatus('edge-a', status);
-  return { mutations, provider, register };
+  return { api, mutations, provider, register };
 }
 
 const annotations = (m: EntityProviderMutation) =>
@@ -68,9 +68,12 @@ const annotations = (m: EntityProviderMutation) =>
 
 describe('a registered Cluster', () => {
   it('has the server and CA of its Argo CD Secret, in a full and a delta mutation, without its kubeconfig', async () => {
-    const { mutations, provider, register } = await setup();
+    const { api, mutations, provider, register } = await setup();
     await register({ argoSecret: 'cluster-edge-a', argoServer: SERVER });
+    const before = api.counter.total;
     await provider.fullMutation();
+    // the LISTs of Clusters and of Argo CD Secrets; no read of the kubeconfig Secret
+    expect(api.counter.total - before).toBe(2);
     await provider.deltaMutation('edge-a', 'registered');
     for (const m of mutations) {
       expect(annotations(m)['kubernetes.io/api-server']).toBe(SERVER);
