@@ -155,7 +155,12 @@ describe('the Argo CD bootstrap on a real Argo CD', () => {
 
   afterAll(async () => {
     await cp?.stop(); // the state records Argo CD's processes too
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
     // eslint-disable-next-line no-console
     console.log(`argocd bootstrap figures: ${JSON.stringify(figures)}`);
   });

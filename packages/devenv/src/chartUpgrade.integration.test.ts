@@ -149,7 +149,13 @@ describe('upgrading the chart from its first version to this tree', () => {
   });
   afterAll(async () => {
     await cp?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    if (tmp)
+      fs.rmSync(tmp, {
+        recursive: true,
+        force: true,
+        maxRetries: 10,
+        retryDelay: 200,
+      });
   });
 
   it('keeps every object, and the new schema is in force', async () => {

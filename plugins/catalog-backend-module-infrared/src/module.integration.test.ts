@@ -198,7 +198,12 @@ spec:
       'DELETE',
       `/apis/infrared.darkshift.io/v1alpha1/clusters/${placedCluster}`,
     );
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
     await Promise.all(aliases.map(a => a.close()));
   });
 

@@ -150,7 +150,12 @@ describe('scaffolder module with the Infrared backend on a real control plane', 
     for (const name of created) {
       await admin.request('DELETE', `${CLUSTERS}/${name}`);
     }
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
     await workload?.close();
   });
 

@@ -133,7 +133,13 @@ describe("the panel's Argo CD request through the real proxy to a real Argo CD",
     await backend?.stop();
     await argo?.stop();
     await cp?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    if (tmp)
+      fs.rmSync(tmp, {
+        recursive: true,
+        force: true,
+        maxRetries: 10,
+        retryDelay: 200,
+      });
   });
 
   const panelRequest = () =>

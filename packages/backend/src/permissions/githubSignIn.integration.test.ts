@@ -173,7 +173,12 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
     }
     await github?.stop();
     await workload?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
   });
 
   /** Signs in once the catalog has the org (its first processing takes a moment). */

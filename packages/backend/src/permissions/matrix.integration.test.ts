@@ -672,7 +672,12 @@ describe('the permission matrix on the real backend and the devenv control plane
     );
     await cleanUp(world).catch(() => undefined);
     await argo?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
   });
 
   it('has an executor for every row and a row for every executor', () => {

@@ -141,7 +141,12 @@ export async function startArgoCdBackend(
     scheduler.stop();
     await argo?.stop();
     await cp.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
     throw e;
   }
 }
@@ -229,7 +234,12 @@ function world(parts: {
       scheduler.stop();
       await argo.stop();
       await cp.stop();
-      fs.rmSync(tmp, { recursive: true, force: true });
+      fs.rmSync(tmp, {
+        recursive: true,
+        force: true,
+        maxRetries: 10,
+        retryDelay: 200,
+      });
     },
   };
 }

@@ -194,7 +194,13 @@ export async function startBackendOnControlPlane(
       path.join(os.tmpdir(), options.tmpPrefix ?? 'infrared-backend-'),
     );
   const removeTmp = () => {
-    if (!options.tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    if (!options.tmp)
+      fs.rmSync(tmp, {
+        recursive: true,
+        force: true,
+        maxRetries: 10,
+        retryDelay: 200,
+      });
   };
   const { cp, own } = await controlPlaneOf(options);
   const scheduler =

@@ -168,7 +168,12 @@ describe('the bad-input corpus on a real control plane', () => {
         await admin.request('DELETE', `${url}/${name}`);
       }
     }
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
   });
 
   const send = (c: BadInputCase, index: number) => {

@@ -135,7 +135,13 @@ describe('the scheduled pass on watches, on a real control plane', () => {
   afterAll(async () => {
     for (const hook of shutdown) await hook();
     await cp?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    if (tmp)
+      fs.rmSync(tmp, {
+        recursive: true,
+        force: true,
+        maxRetries: 10,
+        retryDelay: 200,
+      });
   });
 
   it('registers and makes the management Cluster from the watches, then a pass at rest sends no request', async () => {

@@ -217,7 +217,12 @@ describe('two backend replicas on one PostgreSQL', () => {
     await new Promise(r => setTimeout(r, 1000));
     await postgres?.stop();
     await cp?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
   });
 
   it('registers 100 clusters posted to both replicas once each: one Secret, one merged file, no duplicate pull request', async () => {

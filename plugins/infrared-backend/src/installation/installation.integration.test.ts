@@ -155,7 +155,12 @@ describe('one installation per management cluster', () => {
     for (const close of afterAllClose) await close();
     for (const s of started) await s.stop().catch(() => undefined);
     await cp?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
   });
 
   it('the first installation holds the Lease, reconciles and writes', async () => {

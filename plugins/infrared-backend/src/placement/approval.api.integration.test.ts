@@ -162,7 +162,12 @@ describe('release zone approvals on a real control plane', () => {
     await admin.request('DELETE', `/api/v1/namespaces/${ns}`);
     await admin.request('DELETE', `${API}/organizations/${org}`);
     await admin.request('DELETE', `${API}/clusters/${edge}`);
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
   });
 
   it('keeps a release zone AwaitingApproval until someone approves it', async () => {

@@ -138,7 +138,12 @@ describe('placement on a real control plane', () => {
     await admin.request('DELETE', `${API}/organizations/${org}`);
     for (const name of [edge, slow])
       await admin.request('DELETE', `${API}/clusters/${name}`);
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
   });
 
   it('replaces an allowlist as the backend ServiceAccount, and writes nothing when it is already so', async () => {

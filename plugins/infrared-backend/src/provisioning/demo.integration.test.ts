@@ -110,7 +110,12 @@ describe('the demo template, from the API to Registered and back', () => {
     );
     await agent?.stop();
     await backend?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
   });
 
   it('plan, apply with the acknowledgement, Registered, destroy (Destroyed, no Argo CD Secret), apply again, destroy', async () => {

@@ -42,7 +42,12 @@ describe('a real Argo CD monitors a registrar child', () => {
 
   afterAll(async () => {
     await w?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, {
+      recursive: true,
+      force: true,
+      maxRetries: 10,
+      retryDelay: 200,
+    });
   });
 
   it('a registered child turns Successful from the files the backend published for it', async () => {
