@@ -29,7 +29,7 @@ import {
   watchClusters,
   watchSecrets,
 } from '../../plugins/infrared-kube/src';
-import { listDiscoveredClusters } from '../../plugins/infrared-registrar/src';
+import { discoveredSecretsSelector } from '../../plugins/infrared-registrar/src';
 import { createRouter } from '../../plugins/infrared-backend/src/api/router';
 import {
   ClusterListCache,
@@ -38,6 +38,7 @@ import {
   ClusterService,
 } from '../../plugins/infrared-backend/src/clusters';
 import { prepareManagementCluster } from '../../plugins/infrared-backend/src/clusters/__testUtils__/managementCluster';
+import { DiscoveredList } from '../../plugins/infrared-backend/src/clusters/discoveredList';
 import { MANAGED_SELECTOR } from '../../plugins/infrared-backend/src/clusters/observe';
 import {
   BatchingPublisher,
@@ -177,7 +178,10 @@ async function startReplica(
     secretsOf('infrared', true),
     secretsOf('argocd', false),
   ];
-  const caches = [watched, kubeconfigs, argos];
+  // as startClusterWatches with the registrar: its Argo CD Secrets, for the REST list
+  const { namespace, labelSelector } = discoveredSecretsSelector();
+  const discoveredSecrets = watchSecrets(client, namespace, { labelSelector });
+  const caches = [watched, kubeconfigs, argos, discoveredSecrets];
   await Promise.all(caches.map(c => c.start()));
   const reconciler = new ClusterReconciler({
     watches: process.argv.includes('--pass-lists')
@@ -199,13 +203,18 @@ async function startReplica(
       },
     } as typeof quiet,
   });
+  const discovered = new DiscoveredList({
+    secrets: api.secrets,
+    options: {},
+    watched: discoveredSecrets,
+  });
   const service = new ClusterService({
     api,
     managementCluster: 'infrared-mgmt',
     logger: quiet,
     listCache: new ClusterListCache(watched),
-    // the registrar's children, listed live beside them (as when the registrar runs)
-    listDiscovered: () => listDiscoveredClusters(api.secrets, {}),
+    // the registrar's children beside them, as the wiring lists them when the registrar runs
+    listDiscovered: () => discovered.list(),
     onChange: name => {
       trace.mark('pass started');
       reconciler.reconcile({ names: [name] }).catch(e => quiet.warn(e.message));

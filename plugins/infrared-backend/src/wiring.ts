@@ -136,12 +136,14 @@ export function wireClusters(
 ): Promise<ClusterService> {
   const { config, logger, management } = w;
   // the REST list and the scheduled pass read these instead of LISTs (issue 25)
+  const discovered = registrar ? discoveredClustersOptions(config) : undefined;
   const watches =
     management.client &&
     startClusterWatches({
       client: management.client,
       lifecycle: w.lifecycle,
       logger,
+      discovered,
     });
   return createClusters({
     config,
@@ -152,10 +154,13 @@ export function wireClusters(
     publisher: w.publisher,
     watchedClusters: watches?.clusters,
     passWatches: watches,
-    discovered: registrar ? discoveredClustersOptions(config) : undefined,
+    discovered,
+    watchedDiscovered: watches?.discovered,
     // each child with the registrar's last pass
-    withPasses:
-      registrar && (listed => withRegistrarStatus(listed, registrar.status)),
+    passes: registrar && {
+      apply: listed => withRegistrarStatus(listed, registrar.status),
+      version: () => registrar.status.version,
+    },
     onClusterChanged: (cluster, change) => {
       const eventPayload: InfraredClusterEventPayload = { cluster, change };
       events

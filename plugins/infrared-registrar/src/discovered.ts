@@ -73,6 +73,23 @@ export function discoveredClustersFromSecrets(
 }
 
 /**
+ * Where the registrar's Argo CD Secrets are: the target namespace, and the label selector of the
+ * Secrets it owns (`<prefix>managed-by=<value>`). A watch of them selects as the LIST does.
+ *
+ * @public
+ */
+export function discoveredSecretsSelector(
+  options: DiscoveredClustersOptions = {},
+): { namespace: string; labelSelector: string } {
+  const labelPrefix = options.labelPrefix ?? REGISTRAR_DEFAULTS.labelPrefix;
+  const managedBy = options.managedBy ?? REGISTRAR_DEFAULTS.managedBy;
+  return {
+    namespace: options.targetNamespace ?? REGISTRAR_DEFAULTS.targetNamespace,
+    labelSelector: `${registrarKeys(labelPrefix).managedBy}=${managedBy}`,
+  };
+}
+
+/**
  * The child clusters the registrar registered: one LIST of the owned Secrets in the target
  * namespace (`<prefix>managed-by=<value>`), demoted ones included.
  *
@@ -82,17 +99,7 @@ export async function listDiscoveredClusters(
   secrets: SecretLister,
   options: DiscoveredClustersOptions = {},
 ): Promise<DiscoveredCluster[]> {
-  const labelPrefix = options.labelPrefix ?? REGISTRAR_DEFAULTS.labelPrefix;
-  const managedBy = options.managedBy ?? REGISTRAR_DEFAULTS.managedBy;
-  const targetNamespace =
-    options.targetNamespace ?? REGISTRAR_DEFAULTS.targetNamespace;
-  const list = await secrets.list(
-    targetNamespace,
-    `${registrarKeys(labelPrefix).managedBy}=${managedBy}`,
-  );
-  return discoveredClustersFromSecrets(list, {
-    labelPrefix,
-    managedBy,
-    targetNamespace,
-  });
+  const { namespace, labelSelector } = discoveredSecretsSelector(options);
+  const list = await secrets.list(namespace, labelSelector);
+  return discoveredClustersFromSecrets(list, options);
 }

@@ -65,6 +65,7 @@ export { slogTextLogger, formatSlogText, type RegistrarLogger } from './logger';
 export {
   listDiscoveredClusters,
   discoveredClustersFromSecrets,
+  discoveredSecretsSelector,
   type DiscoveredCluster,
   type DiscoveredClustersOptions,
   type SecretLister,

@@ -54,26 +54,46 @@ export interface ClusterServiceOptions {
 const nameTaken = (name: string) =>
   new ConflictError(`cluster ${name} already exists: choose another name`);
 
+const NONE_DISCOVERED: DiscoveredClusterInput[] = [];
+
 /** Registration, listing and removal of Clusters; the REST API's only way to Kubernetes. */
 export class ClusterService {
   private readonly serverLock = new KeyedLock();
+  /** The last list, with the two lists it was made from. */
+  private listed?: {
+    clusters: ClusterView[];
+    discovered: DiscoveredClusterInput[];
+    views: ClusterView[];
+  };
   private readonly servers: ServerIndex;
 
   constructor(private readonly options: ClusterServiceOptions) {
     this.servers = new ServerIndex(kubeconfigServersReader(options.api));
   }
 
+  /**
+   * Every Cluster and registrar child, by name. The same array while the list cache and the
+   * children are unchanged, so GET /v1/clusters keeps its sorted pages (issue 25: a new array per
+   * request sorted 10,000 views again for every page of 100). Read-only.
+   */
   async list(): Promise<ClusterView[]> {
     try {
       const cached = this.options.listCache?.list();
       const [clusters, discovered] = await Promise.all([
         cached ??
           this.options.api.clusters.list().then(l => l.map(clusterView)),
-        this.options.listDiscovered?.() ?? [],
+        this.options.listDiscovered?.() ?? NONE_DISCOVERED,
       ]);
-      return [...clusters, ...discovered.map(discoveredClusterView)].sort(
-        (a, b) => a.name.localeCompare(b.name),
-      );
+      const kept = this.listed;
+      if (kept?.clusters === clusters && kept.discovered === discovered) {
+        return kept.views;
+      }
+      const views = [
+        ...clusters,
+        ...discovered.map(discoveredClusterView),
+      ].sort((a, b) => a.name.localeCompare(b.name));
+      this.listed = cached ? { clusters, discovered, views } : undefined;
+      return views;
     } catch (e) {
       throw fromKubeError(e);
     }

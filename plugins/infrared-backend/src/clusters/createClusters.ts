@@ -4,11 +4,7 @@ import type {
   SchedulerService,
 } from '@backstage/backend-plugin-api';
 import { durationToMilliseconds } from '@backstage/types';
-import type { DiscoveredClusterInput } from '@infrared-clusters/plugin-infrared-common';
-import {
-  listDiscoveredClusters,
-  type DiscoveredClustersOptions,
-} from '@infrared-clusters/infrared-registrar';
+import type { DiscoveredClustersOptions } from '@infrared-clusters/infrared-registrar';
 import type {
   ClusterProber,
   ManagementApi,
@@ -16,6 +12,11 @@ import type {
 import type { InfraredClusterChange } from '@infrared-clusters/plugin-infrared-node';
 import { BatchingPublisher, type GitopsPublisher } from '../gitops';
 import { ClusterService } from './ClusterService';
+import {
+  DiscoveredList,
+  type RegistrarPasses,
+  type WatchedDiscovered,
+} from './discoveredList';
 import { ClusterListCache, type WatchedClusters } from './listCache';
 import { readClustersConfig } from './config';
 import type { PassWatches } from './passWatches';
@@ -41,7 +42,9 @@ export interface CreateClustersOptions {
    * Adds what the registrar's last pass knows to the listed children (and the children it skipped
    * without a Secret); the wiring passes it.
    */
-  withPasses?: (listed: DiscoveredClusterInput[]) => DiscoveredClusterInput[];
+  passes?: RegistrarPasses;
+  /** The registrar's Secrets a watch keeps current: the REST list reads them instead of a LIST. */
+  watchedDiscovered?: WatchedDiscovered;
   /** The Clusters a watch keeps current: the REST list reads them instead of sending a LIST. */
   watchedClusters?: WatchedClusters;
   /** The watches the scheduled pass reads instead of its LISTs (it LISTs while one is not healthy). */
@@ -100,6 +103,14 @@ export async function createClusters(
     timeout: { minutes: 10 },
     fn: signal => pass({ signal }),
   });
+  const discovered =
+    options.discovered &&
+    new DiscoveredList({
+      secrets: api.secrets,
+      options: options.discovered,
+      watched: options.watchedDiscovered,
+      passes: options.passes,
+    });
   return new ClusterService({
     api,
     managementCluster: settings.managementCluster,
@@ -119,14 +130,6 @@ export async function createClusters(
     listCache: options.watchedClusters
       ? new ClusterListCache(options.watchedClusters)
       : undefined,
-    listDiscovered: options.discovered
-      ? async () => {
-          const listed = await listDiscoveredClusters(
-            api.secrets,
-            options.discovered,
-          );
-          return options.withPasses?.(listed) ?? listed;
-        }
-      : undefined,
+    listDiscovered: discovered && (() => discovered.list()),
   });
 }

@@ -21,6 +21,12 @@ export interface RegistrarChildStatus {
  */
 export class RegistrarStatus {
   private children = new Map<string, RegistrarChildStatus>();
+  private recorded = 0;
+
+  /** Grows with every pass recorded: what the Clusters page keeps is kept until it grows. */
+  get version(): number {
+    return this.recorded;
+  }
 
   /** Takes a pass's outcomes (an aborted or dry-run pass changes nothing). */
   record(report: RegistrarPassReport): void {
@@ -44,6 +50,7 @@ export class RegistrarStatus {
       });
     }
     this.children = next;
+    this.recorded++;
   }
 
   get(namespace: string): RegistrarChildStatus | undefined {
