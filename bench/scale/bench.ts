@@ -45,6 +45,7 @@ import {
   LocalGitPublisher,
 } from '../../plugins/infrared-backend/src/gitops';
 import { arg, percentile, quiet, sleep } from '../registration/bench';
+import { memoryGrowth, memoryParts } from './memoryParts';
 import { trace } from './trace';
 
 /** Aliases one child process serves: each holds a listening socket and two per open connection. */
@@ -356,8 +357,9 @@ export async function main(): Promise<void> {
     const aliases = await aliasesInChild(cp.statePath, scale + 5);
     stopAliases = aliases.stop;
     global.gc?.();
-    const rssBefore = process.memoryUsage().rss;
-    const heapBefore = process.memoryUsage().heapUsed;
+    const memoryBefore = memoryParts();
+    const rssBefore = memoryBefore.rss;
+    const heapBefore = memoryBefore.heapUsed;
 
     // 1. N registrations at once through the API, each at an address of its own
     const t0 = Date.now();
@@ -593,6 +595,12 @@ export async function main(): Promise<void> {
       )}; before: +280-330 MB]; V8 heap in use ${mb(heapBefore)} MB -> ${mb(
         heapAfter,
       )} MB`,
+    );
+    console.log(
+      `  memory growth by part (MB): ${memoryGrowth(
+        memoryBefore,
+        memoryParts(),
+      )}`,
     );
     const heapFile = argText('heap-snapshot');
     if (heapFile) {
