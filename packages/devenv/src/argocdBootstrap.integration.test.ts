@@ -12,6 +12,7 @@ import { ensureDemoChild } from './demo';
 import { setUpPlacementDemo } from './demoPlacement';
 import { eventually, installCrds } from './helpers';
 import { isRunning } from './processes';
+import { removeTestDir } from './testing';
 
 // The first run on a machine builds Argo CD from Go modules (about 19 min cold, once: cached).
 const BUILD_MS = 40 * 60_000;
@@ -155,12 +156,7 @@ describe('the Argo CD bootstrap on a real Argo CD', () => {
 
   afterAll(async () => {
     await cp?.stop(); // the state records Argo CD's processes too
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
     // eslint-disable-next-line no-console
     console.log(`argocd bootstrap figures: ${JSON.stringify(figures)}`);
   });

@@ -16,6 +16,7 @@ import { parseManifests, serverSideApply } from './apply';
 import { CHART_DIR, runHelm } from './chart';
 import { startControlPlane, type ControlPlane } from './controlPlane';
 import { ensureHelm } from './helm';
+import { removeTestDir } from './testing';
 
 jest.setTimeout(600_000);
 
@@ -149,13 +150,7 @@ describe('upgrading the chart from its first version to this tree', () => {
   });
   afterAll(async () => {
     await cp?.stop();
-    if (tmp)
-      fs.rmSync(tmp, {
-        recursive: true,
-        force: true,
-        maxRetries: 10,
-        retryDelay: 200,
-      });
+    if (tmp) removeTestDir(tmp);
   });
 
   it('keeps every object, and the new schema is in force', async () => {

@@ -50,6 +50,7 @@ export {
 } from '@infrared-clusters/infrared-kube';
 export {
   getTestControlPlane,
+  removeTestDir,
   uniqueName,
   STATE_ENV,
   recordRecovery,

@@ -19,6 +19,19 @@ export function getTestControlPlane(): ControlPlane {
   return openControlPlane(statePath);
 }
 
+/**
+ * Removes a test's temporary directory, retrying while another process still writes in it (a
+ * backend's kept `git update-ref --stdin` may still hold a lock for up to a second after it stops).
+ */
+export function removeTestDir(dir: string): void {
+  fs.rmSync(dir, {
+    recursive: true,
+    force: true,
+    maxRetries: 10,
+    retryDelay: 200,
+  });
+}
+
 /** A name unique enough to isolate one test's objects in the shared clusters. */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random()

@@ -17,6 +17,7 @@ import {
   serverAlias,
   uniqueName,
   type ServerAlias,
+  removeTestDir,
 } from '@internal/devenv';
 // the integration test runs the backend plugin whose events the module hears: a test-only import
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports
@@ -198,12 +199,7 @@ spec:
       'DELETE',
       `/apis/infrared.darkshift.io/v1alpha1/clusters/${placedCluster}`,
     );
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
     await Promise.all(aliases.map(a => a.close()));
   });
 

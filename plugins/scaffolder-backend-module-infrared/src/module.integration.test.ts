@@ -22,6 +22,7 @@ import {
   serverAlias,
   uniqueName,
   type ServerAlias,
+  removeTestDir,
 } from '@internal/devenv';
 // the real backend plugin is what this test is about: the actions go through its API
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports
@@ -150,12 +151,7 @@ describe('scaffolder module with the Infrared backend on a real control plane', 
     for (const name of created) {
       await admin.request('DELETE', `${CLUSTERS}/${name}`);
     }
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
     await workload?.close();
   });
 

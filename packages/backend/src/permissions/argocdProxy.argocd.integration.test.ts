@@ -12,6 +12,7 @@ import {
   startControlPlane,
   type ArgoCd,
   type ControlPlane,
+  removeTestDir,
 } from '@internal/devenv';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -133,13 +134,7 @@ describe("the panel's Argo CD request through the real proxy to a real Argo CD",
     await backend?.stop();
     await argo?.stop();
     await cp?.stop();
-    if (tmp)
-      fs.rmSync(tmp, {
-        recursive: true,
-        force: true,
-        maxRetries: 10,
-        retryDelay: 200,
-      });
+    if (tmp) removeTestDir(tmp);
   });
 
   const panelRequest = () =>

@@ -4,6 +4,7 @@ import {
   eventually,
   serverAlias,
   type ServerAlias,
+  removeTestDir,
 } from '@internal/devenv';
 // The backend's own test set-up: deploy/ applied, the backend's ServiceAccount token.
 // eslint-disable-next-line @backstage/no-relative-monorepo-imports
@@ -173,12 +174,7 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
     }
     await github?.stop();
     await workload?.close();
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
   });
 
   /** Signs in once the catalog has the org (its first processing takes a moment). */

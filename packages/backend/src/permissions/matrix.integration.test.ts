@@ -4,6 +4,7 @@ import {
   KubeClient as AdminClient,
   serverAlias,
   type ServerAlias,
+  removeTestDir,
 } from '@internal/devenv';
 // The backend's own test set-up: deploy/ applied, the backend's ServiceAccount token.
 // eslint-disable-next-line @backstage/no-relative-monorepo-imports
@@ -672,12 +673,7 @@ describe('the permission matrix on the real backend and the devenv control plane
     );
     await cleanUp(world).catch(() => undefined);
     await argo?.stop();
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
   });
 
   it('has an executor for every row and a row for every executor', () => {

@@ -8,6 +8,7 @@ import {
   startControlPlane,
   type ArgoCd,
   type ControlPlane,
+  removeTestDir,
 } from '@internal/devenv';
 import { KubePlacementApi } from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
@@ -141,12 +142,7 @@ export async function startArgoCdBackend(
     scheduler.stop();
     await argo?.stop();
     await cp.stop();
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
     throw e;
   }
 }
@@ -234,12 +230,7 @@ function world(parts: {
       scheduler.stop();
       await argo.stop();
       await cp.stop();
-      fs.rmSync(tmp, {
-        recursive: true,
-        force: true,
-        maxRetries: 10,
-        retryDelay: 200,
-      });
+      removeTestDir(tmp);
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   startControlPlane,
   type ClusterInfo,
   type ControlPlane,
+  removeTestDir,
 } from '@internal/devenv';
 import {
   KubeClient,
@@ -194,13 +195,7 @@ export async function startBackendOnControlPlane(
       path.join(os.tmpdir(), options.tmpPrefix ?? 'infrared-backend-'),
     );
   const removeTmp = () => {
-    if (!options.tmp)
-      fs.rmSync(tmp, {
-        recursive: true,
-        force: true,
-        maxRetries: 10,
-        retryDelay: 200,
-      });
+    if (!options.tmp) removeTestDir(tmp);
   };
   const { cp, own } = await controlPlaneOf(options);
   const scheduler =

@@ -3,6 +3,7 @@ import {
   getTestControlPlane,
   KubeClient as AdminClient,
   uniqueName,
+  removeTestDir,
 } from '@internal/devenv';
 import { RequestCounter } from '@infrared-clusters/infrared-kube';
 import fs from 'node:fs';
@@ -168,12 +169,7 @@ describe('the bad-input corpus on a real control plane', () => {
         await admin.request('DELETE', `${url}/${name}`);
       }
     }
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
   });
 
   const send = (c: BadInputCase, index: number) => {

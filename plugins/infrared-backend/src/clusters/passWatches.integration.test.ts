@@ -11,6 +11,7 @@ import {
   KubeClient as AdminClient,
   startControlPlane,
   type ControlPlane,
+  removeTestDir,
 } from '@internal/devenv';
 import type { ClusterResource } from '@infrared-clusters/plugin-infrared-common';
 import {
@@ -135,13 +136,7 @@ describe('the scheduled pass on watches, on a real control plane', () => {
   afterAll(async () => {
     for (const hook of shutdown) await hook();
     await cp?.stop();
-    if (tmp)
-      fs.rmSync(tmp, {
-        recursive: true,
-        force: true,
-        maxRetries: 10,
-        retryDelay: 200,
-      });
+    if (tmp) removeTestDir(tmp);
   });
 
   it('registers and makes the management Cluster from the watches, then a pass at rest sends no request', async () => {

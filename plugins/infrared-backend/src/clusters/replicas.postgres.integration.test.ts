@@ -15,6 +15,7 @@ import {
   type ControlPlane,
   type LocalPostgres,
   type ServerAlias,
+  removeTestDir,
 } from '@internal/devenv';
 import { gitopsPublisherExtensionPoint } from '@infrared-clusters/plugin-infrared-node';
 import {
@@ -217,12 +218,7 @@ describe('two backend replicas on one PostgreSQL', () => {
     await new Promise(r => setTimeout(r, 1000));
     await postgres?.stop();
     await cp?.stop();
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
   });
 
   it('registers 100 clusters posted to both replicas once each: one Secret, one merged file, no duplicate pull request', async () => {

@@ -13,6 +13,7 @@ import {
   startControlPlane,
   KubeClient as AdminClient,
   type ControlPlane,
+  removeTestDir,
 } from '@internal/devenv';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -155,12 +156,7 @@ describe('one installation per management cluster', () => {
     for (const close of afterAllClose) await close();
     for (const s of started) await s.stop().catch(() => undefined);
     await cp?.stop();
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
   });
 
   it('the first installation holds the Lease, reconciles and writes', async () => {

@@ -5,6 +5,7 @@ import {
   getTestControlPlane,
   KubeClient as AdminClient,
   uniqueName,
+  removeTestDir,
 } from '@internal/devenv';
 import type {
   ReleaseResource,
@@ -162,12 +163,7 @@ describe('release zone approvals on a real control plane', () => {
     await admin.request('DELETE', `/api/v1/namespaces/${ns}`);
     await admin.request('DELETE', `${API}/organizations/${org}`);
     await admin.request('DELETE', `${API}/clusters/${edge}`);
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
   });
 
   it('keeps a release zone AwaitingApproval until someone approves it', async () => {

@@ -3,6 +3,7 @@ import {
   getTestControlPlane,
   KubeClient as AdminClient,
   uniqueName,
+  removeTestDir,
 } from '@internal/devenv';
 import type { ReleaseResource } from '@infrared-clusters/plugin-infrared-common';
 import {
@@ -138,12 +139,7 @@ describe('placement on a real control plane', () => {
     await admin.request('DELETE', `${API}/organizations/${org}`);
     for (const name of [edge, slow])
       await admin.request('DELETE', `${API}/clusters/${name}`);
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
   });
 
   it('replaces an allowlist as the backend ServiceAccount, and writes nothing when it is already so', async () => {

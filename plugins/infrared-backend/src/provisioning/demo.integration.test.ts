@@ -13,6 +13,7 @@ import {
   startNodeAgent,
   stopControlPlane,
   uniqueName,
+  removeTestDir,
 } from '@internal/devenv';
 import type { ClusterView } from '@infrared-clusters/plugin-infrared-common';
 import fs from 'node:fs';
@@ -110,12 +111,7 @@ describe('the demo template, from the API to Registered and back', () => {
     );
     await agent?.stop();
     await backend?.stop();
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
   });
 
   it('plan, apply with the acknowledgement, Registered, destroy (Destroyed, no Argo CD Secret), apply again, destroy', async () => {

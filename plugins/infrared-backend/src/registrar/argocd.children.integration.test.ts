@@ -1,4 +1,9 @@
-import { ensureDemoChild, eventually, uniqueName } from '@internal/devenv';
+import {
+  ensureDemoChild,
+  eventually,
+  uniqueName,
+  removeTestDir,
+} from '@internal/devenv';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,12 +47,7 @@ describe('a real Argo CD monitors a registrar child', () => {
 
   afterAll(async () => {
     await w?.stop();
-    fs.rmSync(tmp, {
-      recursive: true,
-      force: true,
-      maxRetries: 10,
-      retryDelay: 200,
-    });
+    removeTestDir(tmp);
   });
 
   it('a registered child turns Successful from the files the backend published for it', async () => {
