@@ -78,6 +78,8 @@ export async function wireFeatures(opts: {
   const management = opts.kube.management;
   const publisher =
     management && (await wirePublisher(config, logger, opts.publisherFactory));
+  // no publish writes in the gitops repository once the backend has stopped
+  if (publisher?.close) lifecycle.addShutdownHook(() => publisher.close!());
   const registrar = await registerRegistrarTask({
     config,
     logger,
@@ -156,6 +158,7 @@ export function wireClusters(
     passWatches: watches,
     discovered,
     watchedDiscovered: watches?.discovered,
+    lifecycle: w.lifecycle,
     // each child with the registrar's last pass
     passes: registrar && {
       apply: listed => withRegistrarStatus(listed, registrar.status),

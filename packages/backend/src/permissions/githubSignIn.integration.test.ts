@@ -83,6 +83,7 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
   let github: Awaited<ReturnType<typeof startFakeGithub>>;
   let base = '';
   let production: Record<string, any>;
+  let backend: Awaited<ReturnType<typeof startTestBackend>> | undefined;
 
   function catalogFile(): string {
     const user = (name: string, nodeId: string) => ({
@@ -128,7 +129,7 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
       kubeconfigPath,
       await prepareManagementCluster(management),
     );
-    const backend = await startTestBackend({
+    backend = await startTestBackend({
       features: [
         authServiceFactory,
         httpAuthServiceFactory,
@@ -172,6 +173,8 @@ describe('GitHub sign-in (app-config.production.yaml) and the platform-admin gro
     for (const name of [`${run}-ada`, `${run}-una`]) {
       await admin.request('DELETE', `${API}/clusters/${name}`);
     }
+    // stopped before its gitops repository is removed: a removal's publish may still be writing
+    await backend?.stop();
     await github?.stop();
     await workload?.close();
     removeTestDir(tmp);

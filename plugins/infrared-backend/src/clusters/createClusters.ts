@@ -1,4 +1,5 @@
 import type {
+  LifecycleService,
   LoggerService,
   RootConfigService,
   SchedulerService,
@@ -45,6 +46,8 @@ export interface CreateClustersOptions {
   passes?: RegistrarPasses;
   /** The registrar's Secrets a watch keeps current: the REST list reads them instead of a LIST. */
   watchedDiscovered?: WatchedDiscovered;
+  /** Closes the batching publisher when the backend stops. */
+  lifecycle?: Pick<LifecycleService, 'addShutdownHook'>;
   /** The Clusters a watch keeps current: the REST list reads them instead of sending a LIST. */
   watchedClusters?: WatchedClusters;
   /** The watches the scheduled pass reads instead of its LISTs (it LISTs while one is not healthy). */
@@ -71,13 +74,16 @@ export async function createClusters(
 ): Promise<ClusterService> {
   const { config, logger, scheduler, api } = options;
   const settings = readClustersConfig(config);
+  // the registrations of one pass reach the gitops repo as one change (issue 17)
+  const batching = new BatchingPublisher(options.publisher, {
+    maxFilesPerChange: settings.maxFilesPerChange,
+  });
+  // what is queued fails, the publish under way ends, then the repository is left alone
+  options.lifecycle?.addShutdownHook(() => batching.close());
   const reconciler = new ClusterReconciler({
     api,
     prober: options.prober,
-    // the registrations of one pass reach the gitops repo as one change (issue 17)
-    publisher: new BatchingPublisher(options.publisher, {
-      maxFilesPerChange: settings.maxFilesPerChange,
-    }),
+    publisher: batching,
     managementCluster: settings.managementCluster,
     logger,
     watches: options.passWatches,

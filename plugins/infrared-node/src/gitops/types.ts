@@ -83,4 +83,9 @@ export interface GitopsPublisher {
     options?: GitopsPublishOptions,
   ): Promise<GitopsPublishResult>;
   describe(): Promise<GitopsRepoDescription>;
+  /**
+   * Ends what the publisher keeps running between publishes (a process, a connection) once the
+   * publishes under way are done; a publish after it fails. The backend calls it when it stops.
+   */
+  close?(): Promise<void>;
 }

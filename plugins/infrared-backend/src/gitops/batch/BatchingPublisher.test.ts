@@ -64,6 +64,35 @@ describe('BatchingPublisher on a real local gitops repository', () => {
     }
   });
 
+  it('on close: the batch under way lands, what is queued fails, and the repository is closed', async () => {
+    const publisher = new BatchingPublisher(local, {
+      maxFilesPerChange: 100,
+      burstQuietMs: 5_000,
+    });
+    const started = new Promise<void>(resolve => {
+      const publish = local.publish.bind(local);
+      jest.spyOn(local, 'publish').mockImplementation((change, options) => {
+        resolve();
+        return publish(change, options);
+      });
+    });
+    const first = publisher.publish(register('first'));
+    await started;
+    // arriving while 'first' is published: a burst, which waits 5 s of quiet
+    const queued = publisher.publish(register('queued'));
+    const closing = publisher.close();
+    await expect(queued).rejects.toThrow(/publisher is closed/);
+    expect((await first).state).toBe('merged');
+    await closing;
+    await expect(local.publish(register('late'))).rejects.toThrow(
+      /publisher is closed/,
+    );
+    expect(bare(path).show('clusters/first/README.md')).toBe('# first');
+    expect((await local.listPullRequests()).map(p => p.key)).toEqual([
+      'register-cluster-first',
+    ]);
+  });
+
   it('keeps two changes to the same path in order: the later one wins', async () => {
     const publisher = new BatchingPublisher(local, { maxFilesPerChange: 100 });
     const removal: GitopsChange = {

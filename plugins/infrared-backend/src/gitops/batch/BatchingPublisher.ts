@@ -26,6 +26,9 @@ interface Queued {
   reject(error: unknown): void;
 }
 
+const CLOSED_MESSAGE =
+  'the gitops publisher is closed (the backend is stopping): the next pass publishes this change';
+
 const filesOf = (change: GitopsChange) =>
   Object.keys(change.files).length + (change.deletions?.length ?? 0);
 
@@ -49,6 +52,9 @@ export class BatchingPublisher implements GitopsPublisher {
   private lastArrivalAt = -Infinity;
   private inFlight = false;
   private burst = false;
+  private closed = false;
+  /** The publish under way, settled or not. */
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly inner: GitopsPublisher,
@@ -63,6 +69,7 @@ export class BatchingPublisher implements GitopsPublisher {
     change: GitopsChange,
     options?: GitopsPublishOptions,
   ): Promise<GitopsPublishResult> {
+    if (this.closed) return Promise.reject(new Error(CLOSED_MESSAGE));
     if (options?.pending) return this.inner.publish(change, options);
     return new Promise((resolve, reject) => {
       const now = Date.now();
@@ -74,6 +81,22 @@ export class BatchingPublisher implements GitopsPublisher {
       this.queuedFiles += filesOf(change);
       this.schedule();
     });
+  }
+
+  /**
+   * Stops batching: the changes still queued fail (their next pass publishes them again), the
+   * publish under way is waited for, then the inner publisher is closed.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const queued = this.queue;
+    this.queue = [];
+    this.queuedFiles = 0;
+    queued.forEach(q => q.reject(new Error(CLOSED_MESSAGE)));
+    await this.flushing;
+    await this.inner.close?.();
   }
 
   private get burstQuietMs(): number {
@@ -90,11 +113,11 @@ export class BatchingPublisher implements GitopsPublisher {
   }
 
   private schedule(): void {
-    if (this.inFlight || !this.queue.length) return;
+    if (this.closed || this.inFlight || !this.queue.length) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flush().catch(() => undefined);
+      this.flushing = this.flush().catch(() => undefined);
     }, Math.max(0, this.delay(Date.now())));
   }
 

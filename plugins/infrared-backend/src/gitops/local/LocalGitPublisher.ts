@@ -50,6 +50,9 @@ export interface LocalGitPublisherOptions {
 }
 
 const sharedMutex = new KeyedLock();
+
+const CLOSED_MESSAGE =
+  'the gitops publisher is closed (the backend is stopping): the next pass publishes this change';
 const README = `# Gitops repository\n\nWritten by Infrared through pull requests. Argo CD syncs \`registry/\`.\n`;
 
 /**
@@ -67,6 +70,7 @@ export class LocalGitPublisher implements GitopsPublisher {
   private readonly branch: string;
   private readonly mutex: KeyedLock;
   private initialized = false;
+  private closed = false;
   private readonly identity: GitIdentity;
   private readonly objects: LooseObjects;
   private readonly trees: KeptTrees;
@@ -98,6 +102,7 @@ export class LocalGitPublisher implements GitopsPublisher {
     _options?: GitopsPublishOptions,
   ): Promise<GitopsPublishResult> {
     validateChange(change);
+    if (this.closed) throw new Error(CLOSED_MESSAGE);
     return this.mutex.run(this.path, async () => {
       await this.ensureRepository(); // the lock lives in it
       return this.options.processLock === false
@@ -108,6 +113,15 @@ export class LocalGitPublisher implements GitopsPublisher {
             this.options.logger,
           );
     });
+  }
+
+  /**
+   * Waits for the publishes under way (this process's, on this repository), then ends the kept git
+   * process, so nothing of this publisher writes in the repository after it resolves.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.mutex.run(this.path, () => this.git.close());
   }
 
   /** The recorded pull requests, oldest first. */

@@ -166,6 +166,11 @@ export class Git {
     );
   }
 
+  /** Ends the kept `git update-ref --stdin` once its transactions are done. */
+  close(): Promise<void> {
+    return this.refs.close();
+  }
+
   async commitTree(tree: string, parents: string[], message: string) {
     const parentArgs = parents.flatMap(p => ['-p', p]);
     const args = ['commit-tree', tree, ...parentArgs, '-F', '-'];

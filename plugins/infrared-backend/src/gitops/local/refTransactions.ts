@@ -90,6 +90,15 @@ export class RefTransactions {
     return running;
   }
 
+  /** Ends the kept process once the transactions under way are done; resolves when it has exited. */
+  async close(): Promise<void> {
+    await this.queue;
+    clearTimeout(this.idle);
+    const running = this.running;
+    this.stop();
+    await running?.exited;
+  }
+
   private stop(): void {
     const running = this.running;
     this.running = undefined;
