@@ -114,6 +114,43 @@ async function connectionsTo<T>(ports: Set<number>, fn: () => Promise<T>) {
   }
 }
 
+/**
+ * Counts the TCP connections this process opens while it runs, to the management API server and
+ * to any address, and the most open at once (each costs a socket's buffers, and a TLS one its
+ * handshake and native state: what the allocator keeps after a burst).
+ */
+function socketCensus(managementPort: number) {
+  const census = {
+    management: 0,
+    all: 0,
+    open: 0,
+    peakOpen: 0,
+    peakManagement: 0,
+  };
+  let openManagement = 0;
+  const onSocket = ({ socket }: any) =>
+    socket.once('connect', () => {
+      const management = socket.remotePort === managementPort;
+      census.all++;
+      census.open++;
+      census.peakOpen = Math.max(census.peakOpen, census.open);
+      if (management) {
+        census.management++;
+        openManagement++;
+        census.peakManagement = Math.max(census.peakManagement, openManagement);
+      }
+      socket.once('close', () => {
+        census.open--;
+        if (management) openManagement--;
+      });
+    });
+  diagnostics.subscribe('net.client.socket', onSocket);
+  return {
+    census,
+    stop: () => diagnostics.unsubscribe('net.client.socket', onSocket),
+  };
+}
+
 /** The value of `--<name> <text>`, undefined when not given. */
 function argText(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -393,6 +430,9 @@ export async function main(): Promise<void> {
       }
     };
     const postsProfile = argText('profile-posts');
+    const sockets = socketCensus(
+      Number(new URL(management.server).port || 443),
+    );
     await (postsProfile ? cpuProfile(postsProfile, postAll) : postAll());
     const posted = Date.now() - t0;
     let registered = 0;
@@ -416,6 +456,11 @@ export async function main(): Promise<void> {
       )} s [goal <= 120 s: ${verdict(
         registered === scale && allRegistered <= 120_000,
       )}; before: 180 s for 1,000 inCluster Clusters]`,
+    );
+    sockets.stop();
+    const c = sockets.census;
+    console.log(
+      `  connections opened until all Registered: ${c.all} (at most ${c.peakOpen} open at once), of them to the management API ${c.management} (at most ${c.peakManagement} at once)`,
     );
     console.log(
       `  gitops: ${changes} merged changes (pull requests) in all for ${scale} registrations (${

@@ -6,6 +6,7 @@ import {
 } from '@infrared-clusters/plugin-infrared-common';
 import { KubeClient, kubeConfigFromText } from './client';
 import { KubeClusterProber } from './clusterProber';
+import { MAX_CONNECTIONS_PER_CLIENT } from './keepAlive';
 import type { ProbeTarget } from './probe';
 
 jest.setTimeout(120_000);
@@ -44,6 +45,25 @@ describe('one keep-alive connection per API server', () => {
       for (let i = 0; i < 10; i++) await client.core.listNamespace();
     });
     expect(opened).toBe(1);
+  });
+
+  it('200 requests at once open at most MAX_CONNECTIONS_PER_CLIENT connections, the others wait for one, and every answer arrives whole', async () => {
+    const client = new KubeClient(kubeConfigFromText(management.kubeconfig));
+    const answers: number[] = [];
+    const opened = await connectionsTo(portOf(management.server), () =>
+      Promise.all(
+        Array.from({ length: 200 }, () =>
+          // every namespace: an answer long enough to come chunked, as a status write's does
+          client.core
+            .listNamespace()
+            .then(list => answers.push(list.items.length)),
+        ),
+      ),
+    );
+    expect(answers).toHaveLength(200);
+    // before: a TLS connection per request in flight (668 at once in bench/scale's burst of 1,000)
+    expect(opened).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_CLIENT);
+    expect(opened).toBeGreaterThan(1);
   });
 
   it('the prober probes a workload cluster in full once, then checks its address without TLS', async () => {
