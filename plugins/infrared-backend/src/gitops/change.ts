@@ -3,6 +3,10 @@ import type { GitopsChange } from '@infrared-clusters/plugin-infrared-node';
 
 const MAX_SLUG = 60;
 
+/** Why a publisher closed for the backend's stop refuses a change. */
+export const PUBLISHER_CLOSED_MESSAGE =
+  'the gitops publisher is closed (the backend is stopping): the next pass publishes this change';
+
 /** The key of a change that combines several (BatchingPublisher), and so its branch's prefix. */
 export const BATCH_KEY_PREFIX = 'batch-';
 

@@ -6,7 +6,7 @@ import type {
   GitopsPublishResult,
   GitopsRepoDescription,
 } from '@infrared-clusters/plugin-infrared-node';
-import { BATCH_KEY_PREFIX } from '../change';
+import { BATCH_KEY_PREFIX, PUBLISHER_CLOSED_MESSAGE } from '../change';
 import { planBatches } from './planBatches';
 
 export interface BatchingPublisherOptions {
@@ -25,9 +25,6 @@ interface Queued {
   resolve(result: GitopsPublishResult): void;
   reject(error: unknown): void;
 }
-
-const CLOSED_MESSAGE =
-  'the gitops publisher is closed (the backend is stopping): the next pass publishes this change';
 
 const filesOf = (change: GitopsChange) =>
   Object.keys(change.files).length + (change.deletions?.length ?? 0);
@@ -69,7 +66,7 @@ export class BatchingPublisher implements GitopsPublisher {
     change: GitopsChange,
     options?: GitopsPublishOptions,
   ): Promise<GitopsPublishResult> {
-    if (this.closed) return Promise.reject(new Error(CLOSED_MESSAGE));
+    if (this.closed) return Promise.reject(new Error(PUBLISHER_CLOSED_MESSAGE));
     if (options?.pending) return this.inner.publish(change, options);
     return new Promise((resolve, reject) => {
       const now = Date.now();
@@ -94,7 +91,7 @@ export class BatchingPublisher implements GitopsPublisher {
     const queued = this.queue;
     this.queue = [];
     this.queuedFiles = 0;
-    queued.forEach(q => q.reject(new Error(CLOSED_MESSAGE)));
+    queued.forEach(q => q.reject(new Error(PUBLISHER_CLOSED_MESSAGE)));
     await this.flushing;
     await this.inner.close?.();
   }

@@ -1,6 +1,10 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { resolve } from 'node:path';
-import { branchForKey, validateChange } from '../change';
+import {
+  branchForKey,
+  PUBLISHER_CLOSED_MESSAGE,
+  validateChange,
+} from '../change';
 import { KeyedLock } from '@infrared-clusters/infrared-kube';
 import type {
   GitopsChange,
@@ -51,8 +55,6 @@ export interface LocalGitPublisherOptions {
 
 const sharedMutex = new KeyedLock();
 
-const CLOSED_MESSAGE =
-  'the gitops publisher is closed (the backend is stopping): the next pass publishes this change';
 const README = `# Gitops repository\n\nWritten by Infrared through pull requests. Argo CD syncs \`registry/\`.\n`;
 
 /**
@@ -102,7 +104,7 @@ export class LocalGitPublisher implements GitopsPublisher {
     _options?: GitopsPublishOptions,
   ): Promise<GitopsPublishResult> {
     validateChange(change);
-    if (this.closed) throw new Error(CLOSED_MESSAGE);
+    if (this.closed) throw new Error(PUBLISHER_CLOSED_MESSAGE);
     return this.mutex.run(this.path, async () => {
       await this.ensureRepository(); // the lock lives in it
       return this.options.processLock === false
